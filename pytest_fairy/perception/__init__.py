@@ -1,0 +1,1 @@
+"""Perception: from a hierarchy dump and a screenshot to what the explorer and the brain see."""

@@ -1,0 +1,169 @@
+"""The uiautomator hierarchy as Python objects: `Bounds`, `Node`, and `parse_hierarchy`.
+
+A dump holds one top-level `<node>` per window (the app, each dialog or popup, the IME, system UI);
+their order in the file is not reliable, so layer detection (see `layers.py`) decides the z-order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+
+class PerceptionError(Exception):
+    """A dump could not be understood: empty, not XML, or no window in it."""
+
+
+_BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
+
+
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    left: int
+    top: int
+    right: int
+    bottom: int
+
+    @classmethod
+    def parse(cls, text: str) -> Bounds:
+        match = _BOUNDS.fullmatch(text.strip())
+        if match is None:
+            raise PerceptionError(f"bad bounds {text!r}: expected [x1,y1][x2,y2]")
+        return cls(*(int(g) for g in match.groups()))
+
+    def __str__(self) -> str:
+        return f"[{self.left},{self.top}][{self.right},{self.bottom}]"
+
+    @property
+    def width(self) -> int:
+        return max(0, self.right - self.left)
+
+    @property
+    def height(self) -> int:
+        return max(0, self.bottom - self.top)
+
+    @property
+    def area(self) -> int:
+        return self.width * self.height
+
+    @property
+    def center(self) -> tuple[int, int]:
+        return (self.left + self.right) // 2, (self.top + self.bottom) // 2
+
+    def contains(self, x: int, y: int) -> bool:
+        return self.left <= x < self.right and self.top <= y < self.bottom
+
+    def intersection(self, other: Bounds) -> Bounds | None:
+        left, top = max(self.left, other.left), max(self.top, other.top)
+        right, bottom = min(self.right, other.right), min(self.bottom, other.bottom)
+        if right <= left or bottom <= top:
+            return None
+        return Bounds(left, top, right, bottom)
+
+
+@dataclass(eq=False, slots=True)
+class Node:
+    """One view. Attribute names follow the dump with dashes turned into underscores."""
+
+    index: int = 0
+    text: str = ""
+    resource_id: str = ""
+    class_name: str = ""
+    package: str = ""
+    content_desc: str = ""
+    checkable: bool = False
+    checked: bool = False
+    clickable: bool = False
+    enabled: bool = True
+    focusable: bool = False
+    focused: bool = False
+    scrollable: bool = False
+    long_clickable: bool = False
+    password: bool = False
+    selected: bool = False
+    visible: bool = True
+    bounds: Bounds = field(default_factory=lambda: Bounds(0, 0, 0, 0))
+    children: list[Node] = field(default_factory=list)
+    parent: Node | None = field(default=None, repr=False)
+    depth: int = 0
+
+    @property
+    def editable(self) -> bool:
+        return "EditText" in self.class_name or "AutoCompleteTextView" in self.class_name
+
+    @property
+    def interactive(self) -> bool:
+        """An element the explorer can act on: it gets a Set-of-Mark number."""
+        return self.enabled and (
+            self.clickable or self.long_clickable or self.checkable or self.editable or self.scrollable
+        )
+
+    @property
+    def short_class(self) -> str:
+        return self.class_name.rsplit(".", 1)[-1]
+
+    @property
+    def short_id(self) -> str:
+        return self.resource_id.rsplit("/", 1)[-1]
+
+    @property
+    def label(self) -> str:
+        """What a person would call this element: its text, else content-desc, else its id."""
+        return self.text or self.content_desc or self.short_id
+
+    def iter(self) -> Iterator[Node]:
+        """This node and all below it, in document (pre-)order."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+
+_BOOL_ATTRS = (
+    "checkable", "checked", "clickable", "enabled", "focusable", "focused", "scrollable",
+    "long-clickable", "password", "selected",
+)
+
+
+def _node_from(element: etree._Element, parent: Node | None, depth: int) -> Node:
+    get = element.attrib.get
+    bounds_text = get("bounds")
+    node = Node(
+        index=int(get("index", "0") or 0),
+        text=get("text", ""),
+        resource_id=get("resource-id", ""),
+        class_name=get("class", ""),
+        package=get("package", ""),
+        content_desc=get("content-desc", ""),
+        bounds=Bounds.parse(bounds_text) if bounds_text else Bounds(0, 0, 0, 0),
+        visible=get("visible-to-user", "true") == "true",
+        parent=parent,
+        depth=depth,
+    )
+    for attr in _BOOL_ATTRS:
+        value = get(attr)
+        if value is not None:
+            setattr(node, attr.replace("-", "_"), value == "true")
+    node.children = [_node_from(child, node, depth + 1) for child in element if child.tag == "node"]
+    return node
+
+
+def parse_hierarchy(xml: str | bytes) -> list[Node]:
+    """The window roots of a dump, in file order. Raises PerceptionError on an empty or broken dump."""
+    data = xml.encode("utf-8") if isinstance(xml, str) else xml
+    if not data.strip():
+        raise PerceptionError("empty hierarchy dump")
+    try:
+        root = etree.fromstring(data, parser=etree.XMLParser(resolve_entities=False, huge_tree=True))
+    except etree.XMLSyntaxError as exc:
+        raise PerceptionError(f"hierarchy dump is not well-formed XML: {exc}") from exc
+    if root.tag != "hierarchy":
+        raise PerceptionError(f"hierarchy dump has root <{root.tag}>, expected <hierarchy>")
+    windows = [_node_from(child, None, 0) for child in root if child.tag == "node"]
+    if not windows:
+        raise PerceptionError("hierarchy dump has no window (<hierarchy> without <node>)")
+    return windows

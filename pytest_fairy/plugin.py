@@ -1,0 +1,1 @@
+"""pytest_fairy's pytest plugin (entry point `fairy`)."""
