@@ -1,0 +1,185 @@
+"""Per-step overhead of the core: what one exploration step costs before the device and the brain.
+
+    /work/venv/bin/python benchmarks/bench_core.py [--runs 25]
+
+Generated hierarchies of about 50, 300 and 1500 nodes (a menu page: toolbar, tabs, a product list,
+a bottom bar, and a dialog window over it). For each: median milliseconds of a bare lxml parse, then
+parse_hierarchy, build_screen (layers, marks, compress), render_som on a 1080x2400 screenshot (full image
+and LLM JPEG), identify, FeatureTree.record and LoopGuard.observe; the per-step total and its ratio to the
+bare parse; the compressed text's size as a fraction of the XML. Prints whether each target is met;
+never fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+from lxml import etree
+from PIL import Image
+
+from pytest_fairy.guard import LoopGuard
+from pytest_fairy.perception.hierarchy import parse_hierarchy
+from pytest_fairy.perception.screen import build_screen
+from pytest_fairy.perception.som import render_som
+from pytest_fairy.state import StateId, identify
+from pytest_fairy.tree import FeatureTree
+
+SIZES = (50, 300, 1500)
+TARGET_MS_AT_300 = 25.0
+TARGET_SCALING_1500 = 5.0
+TARGET_COMPRESSED = 0.12
+WIDTH, HEIGHT = 1080, 2400
+PKG = "com.mcdonalds.gma.cn"
+MAX_VISIBLE_ROWS = 14
+NAMES = ["巨无霸", "麦辣鸡腿堡", "板烧鸡腿堡", "麦香鱼", "双层吉士堡", "麦乐鸡", "薯条", "可乐", "雪碧",
+         "圣代"]
+
+
+class _Dump:
+    """Builds a dump node by node, counting nodes, so each size is hit closely."""
+
+    def __init__(self) -> None:
+        self.root = etree.Element("hierarchy", rotation="0")
+        self.count = 0
+
+    def node(self, parent: etree._Element, cls: str, box: tuple[int, int, int, int], text: str = "",
+             rid: str = "", **flags: bool) -> etree._Element:
+        self.count += 1
+        attrs = {"index": "0", "text": text, "resource-id": f"{PKG}:id/{rid}" if rid else "",
+                 "class": f"android.widget.{cls}", "package": PKG, "content-desc": ""}
+        for flag in ("checkable", "checked", "clickable", "enabled", "focusable", "focused", "scrollable",
+                     "long-clickable", "password", "selected"):
+            attrs[flag] = "true" if flags.get(flag.replace("-", "_"), flag == "enabled") else "false"
+        attrs["visible-to-user"] = "true"
+        attrs["bounds"] = "[{},{}][{},{}]".format(*box)
+        return etree.SubElement(parent, "node", attrs)
+
+
+def generate(nodes: int, *, dialog: bool = False) -> str:
+    """A menu page of about `nodes` nodes; with `dialog`, the delivery-time dialog window over it."""
+    d = _Dump()
+    app = d.node(d.root, "FrameLayout", (0, 0, WIDTH, HEIGHT))
+    d.node(app, "TextView", (0, 80, WIDTH, 200), "麦乐送", "title")
+    d.node(app, "Button", (0, 200, WIDTH, 300), "配送时间 尽快送达", "delivery_time", clickable=True)
+    tabs = d.node(app, "LinearLayout", (0, 300, WIDTH, 400), rid="tabs")
+    for i, name in enumerate(["汉堡", "小食", "饮料", "甜品"]):
+        box = (i * 270, 300, (i + 1) * 270, 400)
+        d.node(tabs, "TextView", box, name, "tab", clickable=True, selected=i == 0)
+    # A screen shows a dozen or so rows; big dumps are big because of nesting inside them (labels, tags,
+    # wrappers), so extra nodes go into each row's tag group rather than into more tappable rows.
+    rows = min(MAX_VISIBLE_ROWS, max(1, (nodes - d.count - 4) // 8))
+    pad = max(0, (nodes - d.count - 4 - rows * 8) // rows)
+    listing = d.node(app, "RecyclerView", (0, 400, WIDTH, 2200), rid="list", scrollable=True)
+    height = 1800 // rows
+    for r in range(rows):
+        top = 400 + r * height
+        row = d.node(listing, "LinearLayout", (0, top, WIDTH, top + height), rid="item", clickable=True)
+        d.node(row, "ImageView", (0, top, 200, top + height), rid="photo")
+        info = d.node(row, "LinearLayout", (200, top, 800, top + height))
+        d.node(info, "TextView", (200, top, 800, top + height // 3), NAMES[r % len(NAMES)] + str(r), "name")
+        desc_box = (200, top + height // 3, 800, top + height // 2)
+        d.node(info, "TextView", desc_box, "经典美味 限时优惠", "desc")
+        tags = d.node(info, "LinearLayout", (200, top + height // 2, 800, top + height), rid="tags")
+        for t in range(pad):
+            left = 200 + (t * 600) // max(pad, 1)
+            d.node(tags, "TextView", (left, top + height // 2, left + 600 // max(pad, 1), top + height),
+                   ("新品", "热卖", "辣", "套餐")[t % 4], "tag")
+        d.node(row, "TextView", (800, top, 950, top + height), f"¥{12 + r % 30}.5", "price")
+        d.node(row, "ImageView", (950, top, WIDTH, top + height), rid="add", clickable=True)
+    bar = d.node(app, "LinearLayout", (0, 2200, WIDTH, 2400), rid="cart_bar")
+    d.node(bar, "TextView", (0, 2200, 700, 2400), "购物车(2) ¥25", "cart")
+    d.node(bar, "Button", (700, 2200, WIDTH, 2400), "去结算", "checkout", clickable=True)
+    if dialog:
+        panel = d.node(d.root, "FrameLayout", (90, 800, 990, 1600))
+        d.node(panel, "TextView", (90, 800, 990, 900), "请选择您的送达时间", "dlg_title")
+        group = d.node(panel, "RadioGroup", (90, 900, 990, 1200), rid="options")
+        radio = {"checkable": True, "clickable": True}
+        d.node(group, "RadioButton", (90, 900, 990, 1050), "尽快送达", "asap", checked=True, **radio)
+        d.node(group, "RadioButton", (90, 1050, 990, 1200), "预约送餐", "later", **radio)
+        d.node(panel, "TextView", (90, 1200, 990, 1300), "预计 12:35 送达", "eta")
+        d.node(panel, "Button", (90, 1400, 990, 1600), "确定", "ok", clickable=True)
+    body = etree.tostring(d.root, encoding="unicode")
+    return "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\n" + body
+
+
+def median_ms(fn: Callable[[], object], runs: int) -> float:
+    fn()  # warm caches (fonts, regexes) outside the measurement
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.median(samples)
+
+
+def bench(nodes: int, runs: int) -> dict[str, float]:
+    xml = generate(nodes)
+    data = xml.encode("utf-8")
+    screenshot = Image.new("RGB", (WIDTH, HEIGHT), (245, 245, 245))
+    activity = "com.mcdonalds.gma.cn.ProductMdsListActivity"
+    screen = build_screen(xml, activity=activity)
+    state, title = identify(screen), screen.title
+    tree, guard = FeatureTree(), LoopGuard()
+    step = [0]
+    previous: list[StateId | None] = [None]
+
+    def record() -> None:
+        step[0] += 1
+        tree.record(step[0], previous[0], "tap [1] 确定", state, title, state.has_dialog)
+        previous[0] = state
+
+    def observe() -> None:
+        step[0] += 1
+        guard.observe(step[0] % 50 + 1, state, "tap [1] 确定", True, False, step[0] % 3 == 0)
+
+    figures = {
+        "nodes": float(sum(1 for w in parse_hierarchy(xml) for _ in w.iter())),
+        "lxml": median_ms(lambda: etree.fromstring(data), runs),
+        "parse": median_ms(lambda: parse_hierarchy(xml), runs),
+        "build_screen": median_ms(lambda: build_screen(xml, activity=activity), runs),
+        "som": median_ms(lambda: render_som(screenshot, screen), runs),
+        "identify": median_ms(lambda: identify(screen), runs),
+        "record": median_ms(record, runs),
+        "guard": median_ms(observe, runs),
+        "compressed": len(screen.text.encode("utf-8")) / len(data),
+    }
+    # With a modal dialog the page behind it is summarised in one line: a smaller, easier figure.
+    dialog_xml = generate(nodes, dialog=True)
+    figures["compressed_dialog"] = len(build_screen(dialog_xml).text.encode()) / len(dialog_xml.encode())
+    # build_screen includes the parse; the step is everything the core does once per step.
+    figures["step"] = sum(figures[k] for k in ("build_screen", "som", "identify", "record", "guard"))
+    figures["no som"] = figures["step"] - figures["som"]
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=25, help="measurements per figure (median is shown)")
+    runs = parser.parse_args().runs
+    results = {size: bench(size, runs) for size in SIZES}
+    columns = ("lxml", "parse", "build_screen", "som", "identify", "record", "guard", "step", "no som")
+    print(f"median ms over {runs} runs; step = build_screen + som + identify + record + guard; "
+          "compressed = compressed text / XML bytes (page alone, and with a dialog over it)")
+    header = " ".join(f"{c:>12}" for c in columns)
+    print(f"{'nodes':>6} {header} {'step/lxml':>10} {'compressed':>10} {'+dialog':>8}")
+    for f in results.values():
+        print(f"{int(f['nodes']):>6} " + " ".join(f"{f[c]:>12.2f}" for c in columns)
+              + f" {f['step'] / f['lxml']:>10.1f} {f['compressed']:>10.1%} {f['compressed_dialog']:>8.1%}")
+    at300, at1500 = results[300]["step"], results[1500]["step"]
+    checks = [
+        (f"step at 300 nodes {at300:.1f} ms <= {TARGET_MS_AT_300:.0f} ms", at300 <= TARGET_MS_AT_300),
+        (f"step at 1500 nodes is {at1500 / at300:.1f}x the 300-node figure <= {TARGET_SCALING_1500:.0f}x",
+         at1500 <= TARGET_SCALING_1500 * at300),
+    ]
+    for size, f in results.items():
+        checks.append((f"compressed text at {size} nodes is {f['compressed']:.1%} of the XML "
+                       f"<= {TARGET_COMPRESSED:.0%}", f["compressed"] <= TARGET_COMPRESSED))
+    for text, met in checks:
+        print(f"[{'met' if met else 'MISSED'}] {text}")
+
+
+if __name__ == "__main__":
+    main()

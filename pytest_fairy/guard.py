@@ -1,0 +1,285 @@
+"""The loop guard: a progress monitor that tells the explorer when it is going round in circles.
+
+It watches one observation per step and answers ok / warn / escape / stop. The central notion is the
+*productive* step: one that discovered a new state, crossed to another state along a transition never
+taken before, or showed content never seen before in the same state (a form field filled, a list page
+scrolled into view). Everything else - toggling a radio back to a value already seen, taps that change
+nothing, walking a known edge again - is no progress, and that is what the counters count. This is why
+seed 001 (five steps toggling 尽快送达 / 预约送餐 inside one dialog) trips the guard while filling a long
+form or paging through a long list does not.
+
+Escalation: a loop signal first warns the brain; if it persists, the guard asks for an escape (dismiss
+the dialog, else back, else restart). Once an escape has been made, the next loop goes straight to the
+next, stronger escape, and after `max_escapes` escapes without discovering a new state it stops the run
+as inconclusive. Discovering a new state is real progress and resets the escalation.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
+
+from pytest_fairy.state import StateId
+
+
+class VerdictKind(StrEnum):
+    OK = "ok"
+    WARN = "warn"
+    ESCAPE = "escape"
+    STOP = "stop"
+
+
+class Escape(StrEnum):
+    """The suggested way out of a loop, gentlest first."""
+
+    DISMISS_DIALOG = "dismiss_dialog"
+    BACK = "back"
+    RESTART = "restart"
+
+
+class _Level(IntEnum):
+    OK = 0
+    WARN = 1
+    ESCAPE = 2
+    STOP = 3
+
+
+_KIND = {
+    _Level.OK: VerdictKind.OK,
+    _Level.WARN: VerdictKind.WARN,
+    _Level.ESCAPE: VerdictKind.ESCAPE,
+    _Level.STOP: VerdictKind.STOP,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class GuardLimits:
+    """Every threshold the guard uses. Defaults come from seeds 001 (4 same states -> forced back) and
+    002 (failures 5, stagnation 8, same action 5)."""
+
+    same_state_warn: int = 3
+    same_state_escape: int = 4
+    # An A-B-A-B tail of 4 observations is 2 full cycles.
+    oscillation_warn_cycles: int = 2
+    oscillation_escape_cycles: int = 3
+    same_action_warn: int = 3
+    same_action_escape: int = 5
+    failures_warn: int = 3
+    failures_stop: int = 5
+    stagnation_warn: int = 8
+    stagnation_escape: int = 12
+    stagnation_stop: int = 16
+    # A safety net above the feature's own step budget, not the working budget.
+    max_steps: int = 100
+    max_escapes: int = 3
+    evidence_steps: int = 8
+
+    def __post_init__(self) -> None:
+        pairs = (
+            ("same_state_warn", "same_state_escape"),
+            ("oscillation_warn_cycles", "oscillation_escape_cycles"),
+            ("same_action_warn", "same_action_escape"),
+            ("failures_warn", "failures_stop"),
+            ("stagnation_warn", "stagnation_escape"),
+            ("stagnation_escape", "stagnation_stop"),
+        )
+        for low, high in pairs:
+            if not 1 <= getattr(self, low) <= getattr(self, high):
+                raise ValueError(f"GuardLimits: need 1 <= {low} <= {high}, got "
+                                 f"{getattr(self, low)} and {getattr(self, high)}")
+        for name in ("max_steps", "max_escapes", "evidence_steps"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"GuardLimits: {name} must be at least 1, got {getattr(self, name)}")
+
+
+@dataclass(frozen=True, slots=True)
+class GuardVerdict:
+    kind: VerdictKind
+    reason: str = ""
+    evidence: str = ""
+    escape: Escape | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.kind is VerdictKind.OK
+
+
+OK_VERDICT = GuardVerdict(VerdictKind.OK)
+
+
+@dataclass(slots=True)
+class _Seen:
+    step: int
+    state: StateId
+    action_key: str | None
+    productive: bool
+
+
+@dataclass(slots=True)
+class _Signal:
+    level: _Level
+    reason: str
+
+
+@dataclass
+class LoopGuard:
+    """Feed it every observation with `observe`; act on the verdict. Pure: no device, no clock."""
+
+    limits: GuardLimits = field(default_factory=GuardLimits)
+
+    def __post_init__(self) -> None:
+        self._recent: deque[_Seen] = deque(maxlen=max(self.limits.evidence_steps, 2))
+        self._visits: Counter[str] = Counter()
+        self._contents: dict[str, set[str]] = {}
+        self._same_state_run = 0
+        self._oscillation_len = 0
+        self._action_repeats: Counter[tuple[str, str]] = Counter()
+        self._failures = 0
+        self._since_progress = 0
+        self._escapes_since_new_state = 0
+        self._escapes_total = 0
+
+    @property
+    def escapes(self) -> int:
+        """How many escapes the guard has asked for in this run."""
+        return self._escapes_total
+
+    def observe(
+        self,
+        step: int,
+        state: StateId,
+        action_key: str | None,
+        succeeded: bool,
+        new_state: bool,
+        new_transition: bool,
+    ) -> GuardVerdict:
+        """One step: `state` is where `action_key` (taken from the previous state) led; `new_state` and
+        `new_transition` come from `FeatureTree.record`."""
+        previous = self._recent[-1] if self._recent else None
+        moved = previous is None or previous.state.key != state.key
+        novel_content = state.content_hash not in self._contents.setdefault(state.key, set())
+        self._contents[state.key].add(state.content_hash)
+        # A self-transition never taken before is not progress by itself (seed 001: taps that do nothing).
+        productive = new_state or (new_transition and moved) or novel_content
+        self._visits[state.key] += 1
+        self._count(previous, state, action_key, succeeded, moved, productive, new_state)
+        self._recent.append(_Seen(step, state, action_key, productive))
+
+        signals = self._signals(step, state, action_key, previous)
+        if not signals:
+            return OK_VERDICT
+        level = max(s.level for s in signals)
+        reason = "; ".join(s.reason for s in sorted(signals, key=lambda s: -s.level))
+        escape: Escape | None = None
+        if level is _Level.ESCAPE:
+            if self._escapes_since_new_state >= self.limits.max_escapes:
+                level = _Level.STOP
+                reason = f"still looping after {self._escapes_since_new_state} escapes: {reason}"
+            else:
+                escape = self._escape_for(state)
+                self._escapes_since_new_state += 1
+                self._escapes_total += 1
+                self._clear_loop_counters()
+        return GuardVerdict(_KIND[level], reason, self.evidence(), escape)
+
+    def evidence(self) -> str:
+        """The recent state sequence with visit counts and what repeated: a text block for the planner."""
+        lines = ["Recent states (oldest first):"]
+        for seen in self._recent:
+            via = f" <- {seen.action_key}" if seen.action_key else ""
+            mark = "" if seen.productive else " (nothing new)"
+            lines.append(f"  step {seen.step}: {seen.state.name} [visits {self._visits[seen.state.key]}]"
+                         f"{via}{mark}")
+        if self._same_state_run > 1 and self._recent:
+            lines.append(f"Same state {self._same_state_run} steps in a row: {self._recent[-1].state.name}")
+        repeated = [(k, n) for k, n in self._action_repeats.most_common(3) if n > 1]
+        for (where, action), count in repeated:
+            lines.append(f"Repeated without effect: '{action}' in {where} x{count}")
+        if self._failures:
+            lines.append(f"Consecutive failed actions: {self._failures}")
+        if self._since_progress:
+            lines.append(f"Steps since anything new: {self._since_progress}")
+        if self._escapes_since_new_state:
+            lines.append(f"Escapes since the last new state: {self._escapes_since_new_state}")
+        return "\n".join(lines)
+
+    def _count(
+        self,
+        previous: _Seen | None,
+        state: StateId,
+        action_key: str | None,
+        succeeded: bool,
+        moved: bool,
+        productive: bool,
+        new_state: bool,
+    ) -> None:
+        self._failures = 0 if succeeded else self._failures + 1
+        self._since_progress = 0 if productive else self._since_progress + 1
+        if new_state:
+            self._escapes_since_new_state = 0
+        if productive:
+            # Repeats count within a stretch of no progress: `back` out of each new detail page is fine.
+            self._action_repeats.clear()
+        # A new content in the same state restarts the run: the state is still yielding something.
+        self._same_state_run = 1 if moved or productive else self._same_state_run + 1
+        if previous is not None and action_key and not productive:
+            self._action_repeats[(previous.state.name, action_key)] += 1
+        older = self._recent[-2] if len(self._recent) >= 2 else None
+        alternating = moved and older is not None and older.state.key == state.key
+        if not alternating:
+            self._oscillation_len = 2 if moved and previous is not None else 1
+        elif productive:
+            # The pair may be the first cycle of an oscillation, but nothing has repeated yet.
+            self._oscillation_len = 2
+        else:
+            self._oscillation_len += 1
+
+    def _signals(
+        self, step: int, state: StateId, action_key: str | None, previous: _Seen | None
+    ) -> list[_Signal]:
+        lim = self.limits
+        escalated = self._escapes_since_new_state > 0
+        found: list[_Signal] = []
+
+        def loop(count: int, warn: int, escape: int, what: str) -> None:
+            if count >= escape or (escalated and count >= warn):
+                found.append(_Signal(_Level.ESCAPE, what))
+            elif count >= warn:
+                found.append(_Signal(_Level.WARN, what))
+
+        loop(self._same_state_run, lim.same_state_warn, lim.same_state_escape,
+             f"{state.name} seen {self._same_state_run} steps in a row with nothing new")
+        cycles = self._oscillation_len // 2
+        if cycles and previous is not None:
+            loop(cycles, lim.oscillation_warn_cycles, lim.oscillation_escape_cycles,
+                 f"oscillating between {previous.state.name} and {state.name} for {cycles} cycles")
+        if previous is not None and action_key:
+            repeats = self._action_repeats[(previous.state.name, action_key)]
+            loop(repeats, lim.same_action_warn, lim.same_action_escape,
+                 f"'{action_key}' in {previous.state.name} repeated {repeats} times without effect")
+        stale = self._since_progress
+        if stale >= lim.stagnation_warn:
+            # One escape when crossing the escape mark, not one per step: the escape itself is no progress.
+            level = (_Level.STOP if stale >= lim.stagnation_stop
+                     else _Level.ESCAPE if stale == lim.stagnation_escape else _Level.WARN)
+            found.append(_Signal(level, f"nothing new for {stale} steps"))
+        if self._failures >= lim.failures_stop:
+            found.append(_Signal(_Level.STOP, f"{self._failures} actions failed in a row"))
+        elif self._failures >= lim.failures_warn:
+            found.append(_Signal(_Level.WARN, f"{self._failures} actions failed in a row"))
+        if step >= lim.max_steps:
+            found.append(_Signal(_Level.STOP, f"step cap of {lim.max_steps} reached"))
+        return found
+
+    def _escape_for(self, state: StateId) -> Escape:
+        ladder = [Escape.BACK, Escape.RESTART]
+        if state.has_dialog:
+            ladder.insert(0, Escape.DISMISS_DIALOG)
+        return ladder[min(self._escapes_since_new_state, len(ladder) - 1)]
+
+    def _clear_loop_counters(self) -> None:
+        # The escape is a deliberate move: loops are counted afresh after it; stagnation is not.
+        self._same_state_run = 0
+        self._oscillation_len = 0
+        self._action_repeats.clear()

@@ -1,0 +1,237 @@
+"""State identity: which screen the app is on, told apart from what that screen currently shows.
+
+A `StateId` has three hashes. The *structure* hash covers the app page: classes, resource-ids, the tree
+shape and normalised static text, with everything dynamic filtered out (digits, times, dates, prices,
+relative times, long free text, typed text, checked / selected, rows of lists beyond their shape). The
+*dialog* hash covers the dialog-like layers on top (dialogs, popups, bottom sheets, permission and system
+dialogs) in the same way, so "menu page" and "menu page + delivery-time dialog" are two states (seed
+001). The *content* hash covers what changes without changing the screen: checked / selected / enabled,
+typed values and the visible (normalised) text, so toggling a radio inside the dialog is "same state,
+content changed". Keyboard and system UI layers count for nothing.
+
+Lists: the children of a scrollable container are reduced to the set of their distinct shapes (no text,
+no count), so scrolling and list length make no new state; only fully visible rows count, because a row
+clipped at the edge may lack some of its views. Non-scrolling groups of repeated children keep the text
+of their first `list_rows_kept` rows and are reduced to their shape beyond that.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from pytest_fairy.perception.hierarchy import Node
+from pytest_fairy.perception.layers import Layer, LayerKind
+
+if TYPE_CHECKING:
+    from pytest_fairy.perception.screen import Screen
+
+IGNORED_KINDS = frozenset({LayerKind.KEYBOARD, LayerKind.SYSTEM_UI})
+DIALOG_KINDS = frozenset(
+    {LayerKind.DIALOG, LayerKind.POPUP, LayerKind.BOTTOM_SHEET, LayerKind.PERMISSION,
+     LayerKind.SYSTEM_DIALOG}
+)
+NAME_HASH_CHARS = 8
+_SEP = "\x1f"
+
+
+@dataclass(frozen=True, slots=True)
+class StateId:
+    activity: str
+    structure_hash: str
+    dialog_hash: str = ""
+    content_hash: str = ""
+
+    @property
+    def key(self) -> str:
+        """What makes a state: activity + structure + dialog. Content is deliberately not part of it."""
+        return f"{self.activity}|{self.structure_hash}|{self.dialog_hash}"
+
+    @property
+    def has_dialog(self) -> bool:
+        return bool(self.dialog_hash)
+
+    @property
+    def name(self) -> str:
+        """Readable and short: `state_productlist_e960fb61+dlg_3a9c01d2`."""
+        base = f"state_{short_activity(self.activity)}_{self.structure_hash[:NAME_HASH_CHARS]}"
+        return base + (f"+dlg_{self.dialog_hash[:NAME_HASH_CHARS]}" if self.dialog_hash else "")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def to_dict(self) -> dict[str, str]:
+        return {"activity": self.activity, "structure_hash": self.structure_hash,
+                "dialog_hash": self.dialog_hash, "content_hash": self.content_hash}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, str]) -> StateId:
+        return cls(data["activity"], data["structure_hash"], data.get("dialog_hash", ""),
+                   data.get("content_hash", ""))
+
+
+def short_activity(activity: str) -> str:
+    """`com.mcd.ProductListActivity` (or `pkg/.ProductListActivity`) -> `productlist`."""
+    last = re.split(r"[./$]", activity.strip())[-1] if activity.strip() else ""
+    if last.endswith("Activity") and last != "Activity":
+        last = last[: -len("Activity")]
+    cleaned = re.sub(r"[^a-z0-9_]", "", last.lower())
+    return cleaned or "screen"
+
+
+# Order matters: the specific patterns run before the catch-all for digits.
+_DYNAMIC_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\d+\s*(?:秒|分钟|小时|天|周|个月|年)前|刚刚|just now", re.I), "<ago>"),
+    (re.compile(r"\d+\s*(?:sec(?:ond)?|min(?:ute)?|h(?:ou)?r|day|week|month|year)s?\s+ago", re.I), "<ago>"),
+    (re.compile(r"\b(?:in\s+\d+\s*(?:sec(?:ond)?|min(?:ute)?|h(?:ou)?r|day)s?)\b", re.I), "<ago>"),
+    (re.compile(r"今天|明天|昨天|前天|后天|\b(?:today|tomorrow|yesterday)\b", re.I), "<day>"),
+    (re.compile(r"\d{4}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}\s*日?"), "<date>"),
+    (re.compile(r"\d{1,2}\s*月\s*\d{1,2}\s*[日号]"), "<date>"),
+    (re.compile(r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b"), "<date>"),
+    (re.compile(r"\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?", re.I), "<time>"),
+    (re.compile(r"(?:上午|下午|晚上|凌晨)?\d{1,2}\s*[点時]\s*(?:\d{1,2}\s*分)?"), "<time>"),
+    (re.compile(r"[¥￥$€£]\s*-?\d[\d,]*(?:\.\d+)?"), "<price>"),
+    (re.compile(r"-?\d[\d,]*(?:\.\d+)?\s*(?:元|块|USD|RMB|CNY)", re.I), "<price>"),
+    (re.compile(r"\d+(?:[.,]\d+)*"), "#"),
+)
+_SPACES = re.compile(r"\s+")
+# The same labels come back on every step of a screen; the regexes are the bulk of identify's cost.
+NORMALIZE_CACHE_SIZE = 8192
+
+
+@lru_cache(maxsize=NORMALIZE_CACHE_SIZE)
+def _normalize(text: str, long_text_chars: int) -> str:
+    text = _SPACES.sub(" ", text).strip()
+    for pattern, placeholder in _DYNAMIC_PATTERNS:
+        text = pattern.sub(placeholder, text)
+    if len(text) > long_text_chars:
+        return f"<text~{1 << (len(text) - 1).bit_length()}>"
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class StateIdentifier:
+    """How states are told apart. The defaults suit phone apps; see the module doc for the rules."""
+
+    # Longer text (after normalising) is free text: only its length class counts.
+    long_text_chars: int = 40
+    # In a non-scrolling group of repeated children, this many rows keep their text.
+    list_rows_kept: int = 3
+    # Children sharing one shape make a repeated group from this count on.
+    repeated_min: int = 3
+    hash_chars: int = 16
+
+    def identify(self, screen: Screen) -> StateId:
+        return self.identify_layers(screen.layers, activity=screen.activity, package=screen.package)
+
+    def identify_layers(self, layers: list[Layer], *, activity: str = "", package: str = "") -> StateId:
+        pages: list[str] = []
+        dialogs: list[str] = []
+        contents: list[str] = []
+        for layer in layers:
+            if layer.kind in IGNORED_KINDS:
+                continue
+            walk = _Walk(self, {id(n) for n in layer.excluded})
+            signature = f"{layer.kind.value}:{layer.package}:{walk.structure(layer.root)}"
+            (dialogs if layer.kind in DIALOG_KINDS else pages).append(signature)
+            contents.append(walk.content(layer.root))
+        # Sorted, so that the same windows listed in another order give the same hashes.
+        structure = self._digest(package, *sorted(pages))
+        dialog = self._digest(*sorted(dialogs)) if dialogs else ""
+        return StateId(activity, structure, dialog, self._digest(*sorted(contents)))
+
+    def normalize_text(self, text: str) -> str:
+        """Static text with dynamic parts replaced by placeholders; long free text by its length class."""
+        return _normalize(text, self.long_text_chars) if text else ""
+
+    def _digest(self, *parts: str) -> str:
+        data = _SEP.join(parts).encode("utf-8")
+        return hashlib.blake2b(data, digest_size=(self.hash_chars + 1) // 2).hexdigest()[: self.hash_chars]
+
+
+_DEFAULT = StateIdentifier()
+
+
+def identify(screen: Screen, identifier: StateIdentifier = _DEFAULT) -> StateId:
+    """The state of `screen` (see the module doc for what counts)."""
+    return identifier.identify(screen)
+
+
+def _flags(node: Node) -> str:
+    return "".join(flag for flag, on in (
+        ("c", node.clickable), ("l", node.long_clickable), ("k", node.checkable),
+        ("s", node.scrollable), ("e", node.editable), ("p", node.password),
+    ) if on)
+
+
+class _Walk:
+    """One layer's signatures. Shapes are memoised: grouping children asks for them repeatedly."""
+
+    def __init__(self, rules: StateIdentifier, excluded: set[int]) -> None:
+        self.rules = rules
+        self.excluded = excluded
+        self._shapes: dict[int, str] = {}
+
+    def _children(self, node: Node) -> list[Node]:
+        return [c for c in node.children if id(c) not in self.excluded and c.visible]
+
+    def shape(self, node: Node) -> str:
+        """Text-free signature: classes, ids, flags and tree shape; lists as their set of row shapes."""
+        cached = self._shapes.get(id(node))
+        if cached is None:
+            head = f"{node.short_class}#{node.short_id}/{_flags(node)}"
+            inner = self._rows(node) if node.scrollable else ",".join(map(self.shape, self._children(node)))
+            cached = f"{head}({inner})"
+            self._shapes[id(node)] = cached
+        return cached
+
+    def _rows(self, node: Node) -> str:
+        rows = self._children(node)
+        inside = [r for r in rows if _within(r, node)]
+        return "{" + ",".join(sorted({self.shape(r) for r in (inside or rows)})) + "}"
+
+    def structure(self, node: Node) -> str:
+        text = "" if node.editable or node.password else self.rules.normalize_text(node.text)
+        desc = self.rules.normalize_text(node.content_desc)
+        head = f"{node.short_class}#{node.short_id}/{_flags(node)}'{text}'{desc}"
+        if node.scrollable:
+            return f"{head}[{self._rows(node)}]"
+        children = self._children(node)
+        counts: dict[str, int] = {}
+        for child in children:
+            counts[self.shape(child)] = counts.get(self.shape(child), 0) + 1
+        seen: dict[str, int] = {}
+        parts: list[str] = []
+        for child in children:
+            shape = self.shape(child)
+            if counts[shape] < self.rules.repeated_min:
+                parts.append(self.structure(child))
+                continue
+            seen[shape] = seen.get(shape, 0) + 1
+            if seen[shape] <= self.rules.list_rows_kept:
+                parts.append(self.structure(child))
+            elif seen[shape] == self.rules.list_rows_kept + 1:
+                parts.append(f"+{shape}")
+        return f"{head}[{','.join(parts)}]"
+
+    def content(self, root: Node) -> str:
+        parts: list[str] = []
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if id(node) in self.excluded or not node.visible:
+                continue
+            text = node.text if node.editable else self.rules.normalize_text(node.text)
+            marks = f"{int(node.checked)}{int(node.selected)}{int(node.enabled)}"
+            if text or node.content_desc or node.checkable or node.selected or not node.enabled:
+                parts.append(f"{node.short_id}'{text}'{self.rules.normalize_text(node.content_desc)}{marks}")
+            stack.extend(reversed(node.children))
+        return _SEP.join(parts)
+
+
+def _within(child: Node, container: Node) -> bool:
+    c, b = child.bounds, container.bounds
+    return b.left <= c.left and b.top <= c.top and c.right <= b.right and c.bottom <= b.bottom
