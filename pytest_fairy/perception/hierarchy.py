@@ -17,7 +17,7 @@ class PerceptionError(Exception):
     """A dump could not be understood: empty, not XML, or no window in it."""
 
 
-_BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
+_BOUNDS = re.compile(r"\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +85,8 @@ class Node:
     password: bool = False
     selected: bool = False
     visible: bool = True
+    # NAF ("not accessibility friendly"): uiautomator's flag for a clickable view with no text or desc.
+    naf: bool = False
     bounds: Bounds = field(default_factory=lambda: Bounds(0, 0, 0, 0))
     children: list[Node] = field(default_factory=list)
     parent: Node | None = field(default=None, repr=False)
@@ -129,25 +131,41 @@ _BOOL_ATTRS = (
 )
 
 
+_TRUE = "true"
+
+
+def _where(element: etree._Element) -> str:
+    get = element.attrib.get
+    what = get("resource-id") or get("class") or "node"
+    return f"<node {what}> on line {element.sourceline}"
+
+
 def _node_from(element: etree._Element, parent: Node | None, depth: int) -> Node:
     get = element.attrib.get
     bounds_text = get("bounds")
+    try:
+        bounds = Bounds.parse(bounds_text) if bounds_text else Bounds(0, 0, 0, 0)
+    except PerceptionError as exc:
+        raise PerceptionError(f"{exc} in {_where(element)}") from exc
+    index_text = (get("index") or "0").strip()
     node = Node(
-        index=int(get("index", "0") or 0),
+        # Some dumpers write an empty or odd index; it only orders siblings, so 0 is a safe stand-in.
+        index=int(index_text) if index_text.lstrip("-").isdigit() else 0,
         text=get("text", ""),
         resource_id=get("resource-id", ""),
         class_name=get("class", ""),
         package=get("package", ""),
         content_desc=get("content-desc", ""),
-        bounds=Bounds.parse(bounds_text) if bounds_text else Bounds(0, 0, 0, 0),
-        visible=get("visible-to-user", "true") == "true",
+        bounds=bounds,
+        visible=get("visible-to-user", _TRUE).strip().lower() == _TRUE,
+        naf=get("NAF", "").strip().lower() == _TRUE,
         parent=parent,
         depth=depth,
     )
     for attr in _BOOL_ATTRS:
         value = get(attr)
         if value is not None:
-            setattr(node, attr.replace("-", "_"), value == "true")
+            setattr(node, attr.replace("-", "_"), value.strip().lower() == _TRUE)
     node.children = [_node_from(child, node, depth + 1) for child in element if child.tag == "node"]
     return node
 
@@ -163,7 +181,10 @@ def parse_hierarchy(xml: str | bytes) -> list[Node]:
         raise PerceptionError(f"hierarchy dump is not well-formed XML: {exc}") from exc
     if root.tag != "hierarchy":
         raise PerceptionError(f"hierarchy dump has root <{root.tag}>, expected <hierarchy>")
-    windows = [_node_from(child, None, 0) for child in root if child.tag == "node"]
+    try:
+        windows = [_node_from(child, None, 0) for child in root if child.tag == "node"]
+    except RecursionError as exc:
+        raise PerceptionError("hierarchy dump is nested too deeply to be a real view tree") from exc
     if not windows:
         raise PerceptionError("hierarchy dump has no window (<hierarchy> without <node>)")
     return windows
