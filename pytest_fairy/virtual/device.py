@@ -1,0 +1,215 @@
+"""`VirtualDevice`: a headless Android phone running one virtual app, behind the `Device` protocol.
+
+Thread-safe: every call holds one lock, so calls from several threads (the adbd wire front serves
+several connections) happen one at a time, as on a real device. `action_log` records every call with
+its start and end times so a device farm can check that two sessions never overlapped.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, TypeVar
+
+from PIL import Image
+
+from pytest_fairy.device import AppRef, DeviceError, Key
+from pytest_fairy.virtual.clock import Clock, SystemClock
+from pytest_fairy.virtual.dump import dump_xml
+from pytest_fairy.virtual.engine import Engine, VirtualAppError
+from pytest_fairy.virtual.loader import load_app_model
+from pytest_fairy.virtual.logcat import Logcat
+from pytest_fairy.virtual.model import AppModel, Element, Scalar
+from pytest_fairy.virtual.render import Renderer
+from pytest_fairy.virtual.system import LAUNCHER_PACKAGE, SYSTEM_PACKAGES
+
+KEYCODE_HOME, KEYCODE_BACK, KEYCODE_ENTER, KEYCODE_DEL = 3, 4, 66, 67
+
+DEFAULT_PROPERTIES = {
+    "ro.product.model": "Pixel 7",
+    "ro.product.brand": "google",
+    "ro.product.name": "panther",
+    "ro.product.device": "panther",
+    "ro.product.manufacturer": "Google",
+    "ro.product.cpu.abi": "arm64-v8a",
+    "ro.build.version.release": "14",
+    "ro.build.version.sdk": "34",
+    "ro.build.type": "user",
+    "ro.build.id": "UQ1A.240205.004",
+    "ro.build.fingerprint": "google/panther/panther:14/UQ1A.240205.004/11269751:user/release-keys",
+    "ro.sf.lcd_density": "420",
+}
+LOCALES = {"zh": "zh-CN", "en": "en-US"}
+
+T = TypeVar("T")
+Cost = Literal["dump", "screenshot", "action", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionLogEntry:
+    """One device call. `monotonic` / `wall` are when it started, `finished` (monotonic) when it ended."""
+
+    monotonic: float
+    wall: float
+    action: str
+    args: tuple[object, ...]
+    finished: float
+
+
+class VirtualDevice:
+    """A virtual phone running `app` (an AppModel, or a path to app.yaml or its directory).
+
+    Starts at the launcher with the app not running, like a phone after boot; `launch(package)` opens it.
+    `latency=False` makes every call instant (tests); otherwise each call waits as long as the model's
+    `device.latency` says, through `clock.sleep`.
+    """
+
+    def __init__(self, app: AppModel | str | Path, *, serial: str = "virtual", seed: int = 0,
+                 latency: bool = True, size: tuple[int, int] | None = None,
+                 clock: Clock | None = None) -> None:
+        self.app_model = app if isinstance(app, AppModel) else load_app_model(app)
+        self._serial = serial
+        self._latency = latency
+        self._clock = clock or SystemClock()
+        self._size = size or self.app_model.device.size
+        self._lock = threading.RLock()
+        self._logcat = Logcat(self._clock)
+        self._engine = Engine(self.app_model, seed=seed, clock=self._clock, logcat=self._logcat,
+                              size=self._size)
+        self._renderer = Renderer(self._size)
+        self.action_log: list[ActionLogEntry] = []
+        self.properties: dict[str, str] = {
+            **DEFAULT_PROPERTIES,
+            "ro.serialno": serial,
+            "ro.product.locale": LOCALES[self.app_model.device.locale],
+            **self.app_model.device.properties,
+        }
+
+    def __repr__(self) -> str:
+        return f"VirtualDevice({self._serial!r}, app={self.app_model.app.package!r})"
+
+    @property
+    def serial(self) -> str:
+        return self._serial
+
+    @property
+    def variables(self) -> dict[str, Scalar]:
+        """The app's variables right now (read-only view for tests and debugging)."""
+        return dict(self._engine.ui.variables)
+
+    # ---- the Device protocol --------------------------------------------------------------------
+
+    def dump_hierarchy(self) -> str:
+        return self._call("dump", (), "dump", lambda: dump_xml(self._engine.windows(observe=True)))
+
+    def screenshot(self) -> Image.Image:
+        def shoot() -> Image.Image:
+            windows = self._engine.windows(observe=True)
+            return self._renderer.render(windows, self._engine.active_toasts())
+
+        return self._call("screenshot", (), "screenshot", shoot)
+
+    def tap(self, x: int, y: int) -> None:
+        self._call("tap", (x, y), "action", lambda: self._engine.tap(int(x), int(y)))
+
+    def long_tap(self, x: int, y: int, duration: float = 1.0) -> None:
+        self._call("long_tap", (x, y, duration), "action",
+                   lambda: self._engine.tap(int(x), int(y), long=True))
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
+        self._call("swipe", (x1, y1, x2, y2, duration), "action",
+                   lambda: self._engine.swipe(int(x1), int(y1), int(x2), int(y2)))
+
+    def type_text(self, text: str) -> None:
+        self._call("type_text", (text,), "action", lambda: self._engine.type_text(text))
+
+    def press(self, key: Key) -> None:
+        actions = {Key.BACK: self._engine.back, Key.HOME: self._engine.home, Key.ENTER: self._engine.enter}
+        self._call("press", (str(key),), "action", actions[Key(key)])
+
+    def press_keycode(self, code: int) -> None:
+        """`input keyevent CODE`: 3 home, 4 back, 66 enter, 67 del; other codes do nothing here."""
+        actions: dict[int, Callable[[], None]] = {
+            KEYCODE_HOME: self._engine.home, KEYCODE_BACK: self._engine.back,
+            KEYCODE_ENTER: self._engine.enter, KEYCODE_DEL: self._engine.delete_char,
+        }
+        self._call("press_keycode", (code,), "action", actions.get(int(code), lambda: None))
+
+    def launch(self, package: str, activity: str | None = None) -> None:
+        def start() -> None:
+            if package == LAUNCHER_PACKAGE:
+                self._engine.home()
+                return
+            if package != self.app_model.app.package:
+                raise DeviceError(self._serial, f"launch {package}", "Error: Activity not started, "
+                                  f"unable to resolve Intent for package {package}")
+            screen = None
+            if activity is not None:
+                screen = self._engine.screen_for_activity(activity)
+                if screen is None:
+                    raise DeviceError(self._serial, f"launch {package}/{activity}",
+                                      f"Error: Activity class {{{package}/{activity}}} does not exist.")
+            self._engine.launch(screen)
+
+        self._call("launch", (package, activity), "action", start)
+
+    def stop(self, package: str) -> None:
+        def force_stop() -> None:
+            if package == self.app_model.app.package:
+                self._engine.force_stop()
+
+        self._call("stop", (package,), "action", force_stop)
+
+    def current_app(self) -> AppRef:
+        return self._call("current_app", (), "none", lambda: AppRef(*self._engine.current()))
+
+    def window_size(self) -> tuple[int, int]:
+        return self._size
+
+    def logcat(self) -> str:
+        return self._call("logcat", (), "none", self._logcat.text)
+
+    def clear_logcat(self) -> None:
+        self._call("clear_logcat", (), "none", self._logcat.clear)
+
+    # ---- extras for the wire front --------------------------------------------------------------
+
+    def installed_packages(self) -> list[str]:
+        model = self.app_model
+        roots = [s.elements for s in model.screens] + [d.elements for d in model.dialogs]
+        externals = {
+            effect.open.package
+            for elements in roots
+            for element in _all_elements(elements)
+            for effect in element.on_tap + element.on_long_tap + element.on_enter
+            if effect.open is not None
+        }
+        return sorted({self.app_model.app.package, *SYSTEM_PACKAGES, *externals})
+
+    # ---- plumbing -------------------------------------------------------------------------------
+
+    def _call(self, action: str, args: tuple[object, ...], cost: Cost, body: Callable[[], T]) -> T:
+        with self._lock:
+            started, wall = self._clock.monotonic(), self._clock.now().timestamp()
+            try:
+                if self._latency and cost != "none":
+                    self._clock.sleep(getattr(self.app_model.device.latency, cost))
+                return body()
+            except VirtualAppError as exc:
+                raise DeviceError(self._serial, action, str(exc)) from exc
+            finally:
+                self.action_log.append(ActionLogEntry(started, wall, action, args, self._clock.monotonic()))
+
+
+def _all_elements(elements: list[Element]) -> list[Element]:
+    found: list[Element] = []
+    for element in elements:
+        found.append(element)
+        found.extend(_all_elements(element.children))
+        if element.row_list is not None:
+            rows = element.row_list
+            found.extend(_all_elements([rows.row] if rows.row is not None else []))
+            found.extend(_all_elements(rows.rows if isinstance(rows.rows, list) else []))
+    return found

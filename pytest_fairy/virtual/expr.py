@@ -1,0 +1,185 @@
+"""Conditions (`when: logged_in and cart_count > 0`) and dynamic text tokens (`{clock}`, `{price}`).
+
+Conditions are a small, safe subset of Python expressions over the app's variables: names, constants,
+`and` / `or` / `not`, comparisons. They are checked when the model loads, so a misspelt variable is a
+load error, not a screen that silently never shows.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cache
+
+from pytest_fairy.virtual.model import Scalar
+
+
+class ExpressionError(ValueError):
+    """A condition or a text token that cannot be understood."""
+
+
+_ALLOWED = (
+    ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.Compare, ast.Eq, ast.NotEq,
+    ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Name, ast.Load, ast.Constant,
+)
+
+
+@cache
+def _compile(text: str) -> ast.Expression:
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as exc:
+        raise ExpressionError(f"condition {text!r} is not valid: {exc.msg}") from exc
+    for node in ast.walk(tree):
+        if not isinstance(node, _ALLOWED):
+            raise ExpressionError(
+                f"condition {text!r} uses {type(node).__name__}; allowed: names, constants, "
+                "and / or / not, comparisons"
+            )
+    return tree
+
+
+def condition_names(text: str) -> set[str]:
+    """The variables a condition reads. Raises ExpressionError when it is not a valid condition."""
+    return {n.id for n in ast.walk(_compile(text)) if isinstance(n, ast.Name)}
+
+
+def evaluate(text: str | None, variables: Mapping[str, Scalar]) -> bool:
+    """Whether a condition holds; no condition always holds."""
+    if text is None:
+        return True
+    return bool(_eval(_compile(text).body, variables))
+
+
+def _eval(node: ast.expr, variables: Mapping[str, Scalar]) -> Scalar:
+    match node:
+        case ast.Constant(value=bool() | int() | float() | str() as value):
+            return value
+        case ast.Name(id=name):
+            return variables[name]
+        case ast.UnaryOp(op=ast.Not(), operand=operand):
+            return not _eval(operand, variables)
+        case ast.BoolOp(op=ast.And(), values=values):
+            return all(_eval(v, variables) for v in values)
+        case ast.BoolOp(op=ast.Or(), values=values):
+            return any(_eval(v, variables) for v in values)
+        case ast.Compare(left=left, ops=ops, comparators=rights):
+            current = _eval(left, variables)
+            for op, right_node in zip(ops, rights, strict=True):
+                right = _eval(right_node, variables)
+                if not _compare(op, current, right):
+                    return False
+                current = right
+            return True
+    raise ExpressionError(f"cannot evaluate {ast.dump(node)}")
+
+
+def _compare(op: ast.cmpop, left: Scalar, right: Scalar) -> bool:
+    try:
+        match op:
+            case ast.Eq():
+                return left == right
+            case ast.NotEq():
+                return left != right
+            case ast.Lt():
+                return left < right  # type: ignore[operator]
+            case ast.LtE():
+                return left <= right  # type: ignore[operator]
+            case ast.Gt():
+                return left > right  # type: ignore[operator]
+            case ast.GtE():
+                return left >= right  # type: ignore[operator]
+    except TypeError as exc:
+        raise ExpressionError(f"cannot compare {left!r} with {right!r}") from exc
+    raise ExpressionError(f"unsupported comparison {type(op).__name__}")
+
+
+# ---- dynamic text -------------------------------------------------------------------------------
+
+TOKEN = re.compile(r"\{(\w+)(?::([^{}]*))?\}")
+TOKENS = ("clock", "date", "counter", "price", "ago", "var", "i")
+
+PRICE_JITTER = 0.15  # {price:25} shows 25 +- 15 %, as promotions and surge pricing move it
+DEFAULT_PRICE = 20.0
+AGO_STEP_PER_ROW = 37  # minutes between consecutive rows of a list showing {ago}
+
+
+@dataclass(frozen=True, slots=True)
+class TextContext:
+    """What dynamic tokens read: the observation number, the wall clock, variables, the list row."""
+
+    frame: int
+    now: datetime
+    variables: Mapping[str, Scalar]
+    locale: str = "en"
+    seed: int = 0
+    row: int | None = None
+
+    def with_row(self, row: int) -> TextContext:
+        return TextContext(self.frame, self.now, self.variables, self.locale, self.seed, row)
+
+
+def check_tokens(text: str, variables: Mapping[str, Scalar]) -> None:
+    """Raise ExpressionError for an unknown token or a {var:NAME} of an undeclared variable."""
+    for match in TOKEN.finditer(text):
+        name, arg = match.group(1), match.group(2)
+        if name not in TOKENS:
+            raise ExpressionError(f"unknown text token {{{name}}} in {text!r}; known: {', '.join(TOKENS)}")
+        if name == "var" and arg not in variables:
+            raise ExpressionError(f"{{var:{arg}}} names no declared variable")
+        if name == "price" and arg is not None:
+            try:
+                float(arg)
+            except ValueError as exc:
+                raise ExpressionError(f"{{price:{arg}}}: the base price must be a number") from exc
+
+
+def expand(text: str, ctx: TextContext) -> str:
+    """The text as shown at this observation. Texts without a brace are returned as they are."""
+    if "{" not in text:
+        return text
+    return TOKEN.sub(lambda m: _token(m.group(1), m.group(2), m.start(), text, ctx), text)
+
+
+def _token(name: str, arg: str | None, position: int, text: str, ctx: TextContext) -> str:
+    if name == "clock":
+        return ctx.now.strftime("%H:%M")
+    if name == "date":
+        return ctx.now.strftime("%Y-%m-%d")
+    if name == "counter":
+        return str(ctx.frame)
+    if name == "i":
+        return str(ctx.row if ctx.row is not None else 0)
+    if name == "var":
+        value = ctx.variables.get(arg or "", "")
+        return _show(value)
+    if name == "price":
+        base = float(arg) if arg else DEFAULT_PRICE
+        digest = hashlib.blake2b(f"{ctx.seed}/{ctx.frame}/{ctx.row}/{position}/{text}".encode(),
+                                 digest_size=4).digest()
+        factor = 1 + PRICE_JITTER * (int.from_bytes(digest, "big") / 0xFFFFFFFF * 2 - 1)
+        return f"¥{base * factor:.1f}"
+    if name == "ago":
+        # Grows with each observation (time passes) and down a list (older entries further down).
+        return _ago(1 + ctx.frame + AGO_STEP_PER_ROW * (ctx.row or 0), ctx.locale)
+    raise ExpressionError(f"unknown text token {{{name}}}")
+
+
+def _ago(minutes: int, locale: str) -> str:
+    for size, zh, en in ((1440, "天", "day"), (60, "小时", "hour"), (1, "分钟", "minute")):
+        if minutes >= size:
+            n = minutes // size
+            return f"{n}{zh}前" if locale == "zh" else f"{n} {en}{'s' if n > 1 else ''} ago"
+    return "刚刚" if locale == "zh" else "just now"
+
+
+def _show(value: Scalar) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)

@@ -1,0 +1,316 @@
+"""Lay out app screens and dialogs: model elements + current state -> `Window`s of `View`s.
+
+Automatic layout is a vertical flow (rows for `orientation: horizontal`), with default heights per
+widget class like stock Material widgets at 1080 px width, scaled to the screen width. Elements with
+`bounds` are placed where they say; `dock: bottom` stacks at the bottom; `fill` (and lists without a
+height) take the space left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pytest_fairy.perception.hierarchy import Bounds
+from pytest_fairy.virtual.expr import TextContext, evaluate, expand
+from pytest_fairy.virtual.model import AppModel, Dialog, Element, ExternalScreen, Scalar, Screen
+from pytest_fairy.virtual.views import Target, View, Window, clip
+
+BASE_WIDTH = 1080  # default sizes below are for this width and scale with the screen
+DEFAULT_HEIGHT = 110
+HEIGHTS = {
+    "Button": 144, "ImageButton": 132, "EditText": 150, "CheckBox": 120, "RadioButton": 120,
+    "Switch": 120, "ToggleButton": 120, "ImageView": 300, "ProgressBar": 60, "SeekBar": 90,
+    "Spinner": 130,
+}
+STYLE_HEIGHTS = {"title": 130, "caption": 80, "card": 220}
+TOOLBAR_HEIGHT = 168
+SCREEN_PADDING = 40
+GAP = 24
+DIALOG_MARGIN = 90
+DIALOG_PADDING = 56
+POPUP_WIDTH = 600
+MIN_FILL = 200  # a fill element never gets less than this, even on a crowded screen
+
+CHECKABLE = {"CheckBox", "RadioButton", "Switch", "ToggleButton", "CheckedTextView"}
+EDITABLE = {"EditText", "AutoCompleteTextView"}
+SCROLLING = {"RecyclerView", "ListView", "GridView", "ScrollView", "HorizontalScrollView", "ViewPager"}
+CLICKABLE = {"Button", "ImageButton", "Spinner"} | CHECKABLE | EDITABLE
+PASSWORD_DOT = "•"
+
+
+@dataclass
+class UiState:
+    """The app's mutable UI state that layout reads: variables, widget states, scroll, focus."""
+
+    variables: dict[str, Scalar]
+    checked: dict[str, bool] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)
+    scroll: dict[str, int] = field(default_factory=dict)
+    focused: str | None = None
+
+
+class Layout:
+    """Builds windows for one observation. Cheap to make; holds only what the observation needs."""
+
+    def __init__(self, model: AppModel, ui: UiState, ctx: TextContext, size: tuple[int, int]) -> None:
+        self.model = model
+        self.ui = ui
+        self.ctx = ctx
+        self.width, self.height = size
+        self.scale = self.width / BASE_WIDTH
+        self.package = model.app.package
+
+    def px(self, value: int) -> int:
+        return round(value * self.scale)
+
+    # ---- windows --------------------------------------------------------------------------------
+
+    def screen_window(self, screen: Screen, is_root: bool) -> Window:
+        full = Bounds(0, 0, self.width, self.height)
+        children: list[View] = []
+        top = 0
+        if screen.title:
+            up = screen.up if screen.up is not None else screen.id != self.model.app.launch and not is_root
+            children.append(self._toolbar(expand(screen.title, self.ctx), up))
+            top = self.px(TOOLBAR_HEIGHT)
+        body = Bounds(0, top, self.width, self.height)
+        children.extend(self._flow(screen.elements, body, screen.id, self.px(SCREEN_PADDING)))
+        content = View("android.widget.LinearLayout", full, children=children)
+        return Window(self._decor(full, content), self.package, "app", accent=self.model.app.color)
+
+    def external_window(self, external: ExternalScreen) -> Window:
+        full = Bounds(0, 0, self.width, self.height)
+        bar = self._toolbar(external.title or external.package, up=True, package=external.package)
+        body = View("android.webkit.WebView", Bounds(0, bar.bounds.bottom, self.width, self.height),
+                    desc=external.title, focusable=True)
+        content = View("android.widget.LinearLayout", full, children=[bar, body])
+        return Window(self._decor(full, content), external.package, "app")
+
+    def dialog_window(self, dialog: Dialog, index: int, anchor: Bounds | None) -> Window:
+        pad = self.px(DIALOG_PADDING)
+        header: list[Element] = []
+        if dialog.title:
+            header.append(Element(text=dialog.title, id="dialog_title", style="title"))
+        if dialog.message:
+            header.append(Element(text=dialog.message, id="dialog_message"))
+        elements = header + list(dialog.elements)
+        width = self._panel_width(dialog)
+        natural = 2 * pad + self._stack_height([e for e in elements if self._shown(e)])
+        height = min(natural, self.height - 2 * self.px(DIALOG_MARGIN))
+        panel = self._panel_bounds(dialog, width, height, anchor)
+        key = f"dialog:{dialog.id}"
+        inner = self._flow(elements, panel, key, pad, top_pad=pad)
+        panel_view = View("android.widget.FrameLayout", panel, resource_id="android:id/content",
+                          role="panel", children=[View("android.widget.LinearLayout", panel,
+                                                       resource_id=f"{self.package}:id/dialog_root",
+                                                       children=inner)])
+        if dialog.kind == "popup":
+            root = panel_view
+        else:
+            root = View("android.widget.FrameLayout", Bounds(0, 0, self.width, self.height),
+                        children=[panel_view])
+        return Window(root, self.package, dialog.kind, panel=panel,
+                      dismiss_on_outside=dialog.dismiss_on_outside, dim=dialog.kind != "popup",
+                      accent=self.model.app.color, dialog_index=index)
+
+    def _panel_width(self, dialog: Dialog) -> int:
+        if dialog.width is not None:
+            return min(dialog.width, self.width)
+        if dialog.kind == "sheet":
+            return self.width
+        if dialog.kind == "popup":
+            return self.px(POPUP_WIDTH)
+        return self.width - 2 * self.px(DIALOG_MARGIN)
+
+    def _panel_bounds(self, dialog: Dialog, width: int, height: int, anchor: Bounds | None) -> Bounds:
+        if dialog.kind == "sheet":
+            return Bounds(0, self.height - height, self.width, self.height)
+        if dialog.kind == "popup":
+            below = anchor.bottom if anchor is not None else self.px(TOOLBAR_HEIGHT)
+            right = anchor.right if anchor is not None else self.width
+            left = max(0, min(right - width, self.width - width))
+            top = min(below, self.height - height)
+            return Bounds(left, top, left + width, top + height)
+        left = (self.width - width) // 2
+        top = (self.height - height) // 2
+        return Bounds(left, top, left + width, top + height)
+
+    def _decor(self, full: Bounds, content: View) -> View:
+        """DecorView > LinearLayout > android:id/content, the wrappers every activity window has."""
+        frame = View("android.widget.FrameLayout", full, resource_id="android:id/content", children=[content])
+        return View("android.widget.FrameLayout", full,
+                    children=[View("android.widget.LinearLayout", full, children=[frame])])
+
+    def _toolbar(self, title: str, up: bool, package: str | None = None) -> View:
+        pkg = package or self.package
+        bar = Bounds(0, 0, self.width, self.px(TOOLBAR_HEIGHT))
+        children: list[View] = []
+        left = self.px(SCREEN_PADDING)
+        if up:
+            size = bar.height
+            label = "转到上一层级" if self.model.device.locale == "zh" else "Navigate up"
+            children.append(View("android.widget.ImageButton", Bounds(0, 0, size, size), desc=label,
+                                 clickable=True, focusable=True, role="up",
+                                 target=Target(key="toolbar:up", system="up")))
+            left = size
+        children.append(View("android.widget.TextView", Bounds(left, 0, self.width, bar.bottom), text=title,
+                             resource_id=f"{pkg}:id/toolbar_title", style="title"))
+        return View("android.view.ViewGroup", bar, resource_id=f"{pkg}:id/toolbar", role="toolbar",
+                    children=children)
+
+    # ---- flow layout ----------------------------------------------------------------------------
+
+    def _shown(self, element: Element) -> bool:
+        return evaluate(element.when, self.ui.variables)
+
+    def _natural(self, element: Element) -> int:
+        if element.height is not None:
+            return element.height
+        if element.children:
+            kids = [k for k in element.children if self._shown(k) and k.bounds is None]
+            if element.orientation == "horizontal":
+                inner = max((self._natural(k) for k in kids), default=0)
+            else:
+                inner = self._stack_height(kids)
+            return inner + 2 * element.padding
+        if element.row_list is not None:
+            rows = element.row_list
+            count = rows.rows if isinstance(rows.rows, int) else len(rows.rows)
+            return count * rows.row_height
+        if element.style in STYLE_HEIGHTS:
+            return self.px(STYLE_HEIGHTS[element.style])
+        return self.px(HEIGHTS.get(element.short_class, DEFAULT_HEIGHT))
+
+    def _stack_height(self, elements: list[Element]) -> int:
+        if not elements:
+            return 0
+        return sum(self._natural(e) for e in elements) + self.px(GAP) * (len(elements) - 1)
+
+    def _flow(self, elements: list[Element], area: Bounds, path: str, pad: int, top_pad: int | None = None,
+              row: int | None = None) -> list[View]:
+        """Vertical flow of `elements` in `area`; returns views in model order."""
+        placed: list[tuple[int, View]] = []
+        shown = [(i, e) for i, e in enumerate(elements) if self._shown(e)]
+        bottom = area.bottom - (pad if top_pad is not None else 0)
+        for i, element in reversed([(i, e) for i, e in shown if e.dock == "bottom" and e.bounds is None]):
+            h = self._natural(element) if not element.fill else self.px(TOOLBAR_HEIGHT)
+            box = Bounds(area.left + pad, bottom - h, area.right - pad, bottom)
+            placed.append((i, self._view(element, box, f"{path}/{i}", row)))
+            bottom -= h
+        flow = [(i, e) for i, e in shown if e.dock is None and e.bounds is None]
+        gap = self.px(GAP)
+        fills = [e for _, e in flow if self._fills(e)]
+        fixed = sum(self._natural(e) for _, e in flow if not self._fills(e))
+        top = area.top + (pad if top_pad is None else top_pad)
+        spare = bottom - top - fixed - gap * max(0, len(flow) - 1)
+        fill_height = max(self.px(MIN_FILL), spare // len(fills)) if fills else 0
+        y = top
+        for i, element in flow:
+            h = fill_height if self._fills(element) else self._natural(element)
+            box = Bounds(area.left + pad, y, area.right - pad, y + h)
+            if box.top < area.bottom:
+                view = self._view(element, box, f"{path}/{i}", row)
+                visible = clip(view, Bounds(area.left, area.top, area.right, area.bottom))
+                if visible is not None:
+                    placed.append((i, visible))
+            y += h + gap
+        for i, element in shown:
+            if element.bounds is not None:
+                placed.append((i, self._view(element, Bounds(*element.bounds), f"{path}/{i}", row)))
+        placed.sort(key=lambda pair: pair[0])
+        return [view for _, view in placed]
+
+    @staticmethod
+    def _fills(element: Element) -> bool:
+        return element.fill or (element.row_list is not None and element.height is None)
+
+    def _row(self, elements: list[Element], area: Bounds, path: str, row: int | None) -> list[View]:
+        shown = [(i, e) for i, e in enumerate(elements) if self._shown(e)]
+        if not shown:
+            return []
+        gap = self.px(GAP)
+        total = sum(e.weight for _, e in shown)
+        space = area.width - gap * (len(shown) - 1)
+        views, x = [], area.left
+        for n, (i, element) in enumerate(shown):
+            w = area.right - x if n == len(shown) - 1 else round(space * element.weight / total)
+            views.append(self._view(element, Bounds(x, area.top, x + w, area.bottom), f"{path}/{i}", row))
+            x += w + gap
+        return views
+
+    # ---- one element ----------------------------------------------------------------------------
+
+    def _view(self, element: Element, box: Bounds, key: str, row: int | None) -> View:
+        ctx = self.ctx if row is None else self.ctx.with_row(row)
+        short = element.short_class
+        editable = element.editable if element.editable is not None else short in EDITABLE
+        checkable = element.checkable if element.checkable is not None else short in CHECKABLE
+        clickable = element.clickable if element.clickable is not None else (
+            short in CLICKABLE or editable or bool(element.on_tap))
+        long_clickable = element.long_clickable if element.long_clickable is not None else (
+            editable or bool(element.on_long_tap))
+        scrollable = element.scrollable if element.scrollable is not None else (
+            element.row_list is not None or short in SCROLLING)
+        focusable = element.focusable if element.focusable is not None else (
+            clickable or editable or scrollable)
+        text, showing_hint = expand(element.text, ctx), False
+        if editable:
+            typed = str(self.ui.variables.get(element.var, "")) if element.var else self.ui.texts.get(key, "")
+            if typed:
+                text = PASSWORD_DOT * len(typed) if element.password else typed
+            elif element.hint:
+                text, showing_hint = expand(element.hint, ctx), True
+        view = View(
+            element.class_name, box, text=text, resource_id=self.model.resource_id(element.id),
+            desc=expand(element.desc, ctx), checkable=checkable, checked=self._checked(element, key),
+            clickable=clickable, enabled=element.enabled, focusable=focusable,
+            focused=editable and self.ui.focused == key, scrollable=scrollable,
+            long_clickable=long_clickable, password=element.password, selected=element.selected,
+            style=element.style, showing_hint=showing_hint, role="card" if element.style == "card" else "",
+            target=Target(key=key, element=element, row=row),
+        )
+        inner = Bounds(box.left + element.padding, box.top + element.padding,
+                       box.right - element.padding, box.bottom - element.padding)
+        if element.children:
+            if element.orientation == "horizontal":
+                view.children = self._row(element.children, inner, key, row)
+            else:
+                view.children = self._flow(element.children, inner, key, 0, top_pad=0, row=row)
+        elif element.row_list is not None:
+            self._fill_list(view, element, key)
+        return view
+
+    def _checked(self, element: Element, key: str) -> bool:
+        if element.group is not None:
+            return self.ui.variables.get(element.group) == element.value
+        if element.var is not None and (element.checkable or element.short_class in CHECKABLE):
+            return bool(self.ui.variables.get(element.var))
+        return self.ui.checked.get(key, element.checked)
+
+    def _fill_list(self, view: View, element: Element, key: str) -> None:
+        """Only the rows inside the viewport exist, as with a RecyclerView."""
+        rows = element.row_list
+        assert rows is not None
+        count = rows.rows if isinstance(rows.rows, int) else len(rows.rows)
+        viewport = view.bounds
+        extent = max(0, count * rows.row_height - viewport.height)
+        offset = min(self.ui.scroll.get(key, 0), extent)
+        view.target = Target(key=key, element=element, scroll_extent=extent)
+        first = offset // rows.row_height
+        for r in range(first, count):
+            top = viewport.top + r * rows.row_height - offset
+            if top >= viewport.bottom:
+                break
+            template = rows.row if isinstance(rows.rows, int) else rows.rows[r]
+            assert template is not None
+            box = Bounds(viewport.left, top, viewport.right, top + rows.row_height)
+            row_key = f"{key}#{r + 1}"
+            row_view = self._view(template, box, row_key, r + 1)
+            row_view.role = row_view.role or "row"
+            if rows.on_tap:
+                row_view.clickable = row_view.focusable = True
+                row_view.target = Target(key=row_key, element=template, row=r + 1,
+                                         row_effects=tuple(rows.on_tap))
+            visible = clip(row_view, viewport)
+            if visible is not None:
+                view.children.append(visible)

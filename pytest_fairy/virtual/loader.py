@@ -1,0 +1,240 @@
+"""Load an app model from YAML; every problem is reported as `path:line: what is wrong`.
+
+A `yaml.SafeLoader` subclass keeps the line of every mapping and of every key, so both pydantic's
+schema errors and the cross-reference checks below (unknown screen in `go`, duplicate ids, undeclared
+variables) can point at the line of the offending entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from pytest_fairy.virtual.expr import ExpressionError, check_tokens, condition_names
+from pytest_fairy.virtual.model import AppModel, Effect, Element
+
+Loc = tuple[str | int, ...]
+
+
+class AppModelError(Exception):
+    """An app model that cannot be used. `problems` holds one `path:line: what` string per problem."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__("invalid app model:\n" + "\n".join(f"  {p}" for p in problems))
+        self.problems = list(problems)
+
+
+class LineDict(dict[Any, Any]):
+    """A YAML mapping that remembers where it and each of its keys start (1-based lines)."""
+
+    line: int = 0
+    key_lines: dict[Any, int]
+
+
+class LineList(list[Any]):
+    line: int = 0
+    item_lines: list[int]
+
+
+class _LineLoader(yaml.SafeLoader):
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> LineDict:  # type: ignore[override]
+        mapping = LineDict()
+        mapping.line = node.start_mark.line + 1
+        mapping.key_lines = {}
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
+            if key in mapping:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark
+                )
+            mapping[key] = self.construct_object(value_node, deep=True)  # type: ignore[no-untyped-call]
+            mapping.key_lines[key] = key_node.start_mark.line + 1
+        return mapping
+
+    def construct_sequence(self, node: yaml.SequenceNode, deep: bool = False) -> LineList:  # type: ignore[override]
+        items = LineList(self.construct_object(child, deep=True) for child in node.value)  # type: ignore[no-untyped-call]
+        items.line = node.start_mark.line + 1
+        items.item_lines = [child.start_mark.line + 1 for child in node.value]
+        return items
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping)
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _LineLoader.construct_sequence)
+
+
+def load_app_model(source: str | Path) -> AppModel:
+    """Load and check an app model file (a directory means `<dir>/app.yaml`)."""
+    path = Path(source)
+    if path.is_dir():
+        path = path / "app.yaml"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise AppModelError([f"{path}: cannot read app model: {exc.strerror or exc}"]) from exc
+    return parse_app_model(text, str(path))
+
+
+def parse_app_model(text: str, name: str = "<app model>") -> AppModel:
+    try:
+        raw = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else 1
+        raise AppModelError([f"{name}:{line}: YAML syntax error: {exc.problem or exc}"]) from exc
+    except yaml.YAMLError as exc:
+        raise AppModelError([f"{name}:1: YAML error: {exc}"]) from exc
+    if not isinstance(raw, dict):
+        raise AppModelError([f"{name}:1: an app model is a mapping with `app:` and `screens:`"])
+    try:
+        model = AppModel.model_validate(raw)
+    except ValidationError as exc:
+        problems = [
+            f"{name}:{line_of(raw, e['loc'])}: {_where(e['loc'])}{e['msg'].removeprefix('Value error, ')}"
+            for e in exc.errors()
+        ]
+        raise AppModelError(problems) from exc
+    problems = [f"{name}:{line_of(raw, loc)}: {_where(loc)}{msg}" for loc, msg in check_references(model)]
+    if problems:
+        raise AppModelError(problems)
+    return model
+
+
+def line_of(raw: Any, loc: Sequence[str | int]) -> int:
+    """The line of the deepest entry of `loc` that exists in the raw YAML data."""
+    line = getattr(raw, "line", 1)
+    node = raw
+    for step in loc:
+        if isinstance(node, LineDict) and step in node:
+            line = node.key_lines.get(step, line)
+            node = node[step]
+        elif isinstance(node, LineList) and isinstance(step, int) and 0 <= step < len(node):
+            line = node.item_lines[step]
+            node = node[step]
+        else:
+            break
+        line = getattr(node, "line", line) if isinstance(node, LineDict) else line
+    return line
+
+
+def _where(loc: Sequence[str | int]) -> str:
+    shown = ".".join(str(step) for step in loc if not (isinstance(step, str) and "[" in step))
+    return f"{shown}: " if shown else ""
+
+
+# ---- cross-reference checks ---------------------------------------------------------------------
+
+
+def check_references(model: AppModel) -> list[tuple[Loc, str]]:
+    """What pydantic cannot see: links between screens, dialogs and variables."""
+    problems: list[tuple[Loc, str]] = []
+    variables = model.initial_variables()
+    screen_ids = _unique([s.id for s in model.screens], ("screens",), "screen", problems)
+    dialog_ids = _unique([d.id for d in model.dialogs], ("dialogs",), "dialog", problems)
+    if model.app.launch not in screen_ids:
+        problems.append((("app", "launch"), f"launch screen {model.app.launch!r} is not among the screens"))
+
+    def check_text(loc: Loc, text: str) -> None:
+        try:
+            check_tokens(text, variables)
+        except ExpressionError as exc:
+            problems.append((loc, str(exc)))
+
+    def check_condition(loc: Loc, text: str | None) -> None:
+        if text is None:
+            return
+        try:
+            unknown = condition_names(text) - variables.keys()
+        except ExpressionError as exc:
+            problems.append((loc, str(exc)))
+            return
+        if unknown:
+            problems.append((loc, f"condition {text!r} reads undeclared variable(s) {sorted(unknown)}"))
+
+    def check_var(loc: Loc, name: str | None, numeric: bool = False) -> None:
+        if name is None:
+            return
+        if name not in variables:
+            problems.append((loc, f"variable {name!r} is not declared under `variables:`"))
+        elif numeric and (isinstance(variables[name], bool) or not isinstance(variables[name], int | float)):
+            problems.append((loc, f"variable {name!r} is not a number"))
+
+    for loc, effect in _effects(model):
+        check_condition((*loc, "when"), effect.when)
+        for key in ("go", "replace"):
+            target = getattr(effect, key)
+            if target is not None and target not in screen_ids:
+                problems.append(((*loc, key), f"`{key}` to unknown screen {target!r}"))
+        if effect.dialog is not None and effect.dialog not in dialog_ids:
+            problems.append(((*loc, "dialog"), f"unknown dialog {effect.dialog!r}"))
+        for name, value in (effect.set or {}).items():
+            check_var((*loc, "set", name), name)
+            if isinstance(value, str):
+                check_text((*loc, "set", name), value)
+        for name in effect.inc or {}:
+            check_var((*loc, "inc", name), name, numeric=True)
+        if effect.toast is not None:
+            check_text((*loc, "toast"), effect.toast if isinstance(effect.toast, str) else effect.toast.text)
+        if effect.permission is not None:
+            check_var((*loc, "permission", "var"), effect.permission.var)
+
+    for loc, element in _elements(model):
+        check_condition((*loc, "when"), element.when)
+        for key in ("text", "hint", "desc"):
+            check_text((*loc, key), getattr(element, key))
+        check_var((*loc, "var"), element.var)
+        check_var((*loc, "group"), element.group)
+    for i, screen in enumerate(model.screens):
+        check_text(("screens", i, "title"), screen.title)
+    for i, dialog in enumerate(model.dialogs):
+        check_text(("dialogs", i, "title"), dialog.title)
+        check_text(("dialogs", i, "message"), dialog.message)
+    return problems
+
+
+def _unique(ids: list[str], loc: Loc, what: str, problems: list[tuple[Loc, str]]) -> set[str]:
+    seen: set[str] = set()
+    for i, ident in enumerate(ids):
+        if ident in seen:
+            problems.append(((*loc, i, "id"), f"duplicate {what} id {ident!r}"))
+        seen.add(ident)
+    return seen
+
+
+def _elements(model: AppModel) -> Iterator[tuple[Loc, Element]]:
+    def walk(loc: Loc, elements: list[Element]) -> Iterator[tuple[Loc, Element]]:
+        for i, element in enumerate(elements):
+            here = (*loc, i)
+            yield here, element
+            yield from walk((*here, "children"), element.children)
+            rows = element.row_list
+            if rows is not None:
+                if rows.row is not None:
+                    yield from walk((*here, "list"), [rows.row])
+                if isinstance(rows.rows, list):
+                    yield from walk((*here, "list", "rows"), rows.rows)
+
+    for i, screen in enumerate(model.screens):
+        yield from walk(("screens", i, "elements"), screen.elements)
+    for i, dialog in enumerate(model.dialogs):
+        yield from walk(("dialogs", i, "elements"), dialog.elements)
+
+
+def _effects(model: AppModel) -> Iterator[tuple[Loc, Effect]]:
+    def walk(loc: Loc, effects: list[Effect]) -> Iterator[tuple[Loc, Effect]]:
+        for i, effect in enumerate(effects):
+            yield (*loc, i), effect
+            if effect.permission is not None:
+                yield from walk((*loc, i, "permission", "on_allow"), effect.permission.on_allow)
+                yield from walk((*loc, i, "permission", "on_deny"), effect.permission.on_deny)
+
+    for loc, element in _elements(model):
+        for key in ("on_tap", "on_long_tap", "on_enter"):
+            yield from walk((*loc, key), getattr(element, key))
+        if element.row_list is not None:
+            yield from walk((*loc, "list", "on_tap"), element.row_list.on_tap)
+    for i, screen in enumerate(model.screens):
+        yield from walk(("screens", i, "on_show"), screen.on_show)

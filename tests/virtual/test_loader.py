@@ -1,0 +1,125 @@
+"""Loading app models: the examples load; every kind of mistake is reported with file:line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from virtual_helpers import FOOD, NOTES
+
+from pytest_fairy.virtual import AppModelError, load_app_model, parse_app_model
+from pytest_fairy.virtual.model import Effect
+
+HEADER = """\
+app:
+  package: com.example.t
+  name: T
+  launch: home
+variables:
+  n: 0
+  flag: false
+screens:
+  - id: home
+    activity: .HomeActivity
+    elements:
+"""  # element lines start at line 12
+
+
+def problems_of(body: str, header: str = HEADER) -> list[str]:
+    with pytest.raises(AppModelError) as caught:
+        parse_app_model(header + body, "m.yaml")
+    return caught.value.problems
+
+
+@pytest.mark.parametrize("path", [FOOD, NOTES, FOOD / "app.yaml"])
+def test_example_apps_load(path: Path) -> None:
+    model = load_app_model(path)
+    assert 8 <= len(model.screens) <= 15
+    assert model.app.launch in {s.id for s in model.screens}
+
+
+def test_food_app_is_the_mcdonalds_app_of_seed_001() -> None:
+    model = load_app_model(FOOD)
+    assert (model.app.package, model.app.name) == ("com.mcdonalds.gma.cn", "麦当劳")
+    dialog = model.dialog("delivery_time")
+    assert dialog.title == "请选择您的送达时间"
+    assert not dialog.dismiss_on_outside and not dialog.cancelable
+
+
+def test_minimal_model_gets_defaults() -> None:
+    model = parse_app_model(HEADER + "      - text: hi\n", "m.yaml")
+    assert model.device.size == (1080, 2400)
+    assert model.screens[0].elements[0].class_name == "android.widget.TextView"
+    assert model.activity_name(".HomeActivity") == "com.example.t.HomeActivity"
+    assert model.resource_id("btn") == "com.example.t:id/btn"
+    assert model.resource_id("android:id/title") == "android:id/title"
+
+
+def test_flag_effects_have_a_short_form() -> None:
+    assert Effect.model_validate("back").action == "back"
+    assert Effect.model_validate({"go": "x", "when": "a"}).action == "go"
+
+
+def test_yaml_syntax_error_has_its_line() -> None:
+    (problem,) = problems_of("      - text: [unclosed\n      - text: b\n")
+    assert problem.startswith("m.yaml:13: YAML syntax error")
+
+
+def test_unknown_key_is_rejected_at_its_line() -> None:
+    (problem,) = problems_of("      - text: a\n      - text: b\n        colour: red\n")
+    assert problem.startswith("m.yaml:14: ") and "colour" in problem and "not permitted" in problem
+
+
+def test_wrong_type_is_rejected_at_its_line() -> None:
+    (problem,) = problems_of("      - text: a\n        clickable: maybe\n")
+    assert problem.startswith("m.yaml:13: ") and "clickable" in problem
+
+
+def test_go_to_unknown_screen_is_rejected() -> None:
+    (problem,) = problems_of("      - text: a\n        on_tap:\n          - go: nowhere\n")
+    assert problem == "m.yaml:14: screens.0.elements.0.on_tap.0.go: `go` to unknown screen 'nowhere'"
+
+
+def test_duplicate_screen_ids_are_rejected() -> None:
+    (problem,) = problems_of("      - text: a\n  - id: home\n    activity: .Other\n")
+    assert problem.startswith("m.yaml:13: ") and "duplicate screen id 'home'" in problem
+
+
+def test_duplicate_yaml_keys_are_rejected() -> None:
+    (problem,) = problems_of("      - text: a\n        text: b\n")
+    assert problem.startswith("m.yaml:13: ") and "duplicate key 'text'" in problem
+
+
+def test_undeclared_variable_in_condition_and_effect() -> None:
+    found = problems_of("      - text: a\n        when: n > 1 and ghost\n"
+                        "        on_tap: [{inc: {flag: 1}}]\n")
+    assert any(p.startswith("m.yaml:13: ") and "ghost" in p for p in found)
+    assert any(p.startswith("m.yaml:14: ") and "'flag' is not a number" in p for p in found)
+
+
+def test_unsafe_condition_is_rejected() -> None:
+    (problem,) = problems_of("      - text: a\n        when: __import__('os')\n")
+    assert problem.startswith("m.yaml:13: ") and "Call" in problem
+
+
+def test_unknown_text_token() -> None:
+    (problem,) = problems_of("      - text: a\n      - text: '{wibble}'\n")
+    assert problem.startswith("m.yaml:13: ") and "unknown text token {wibble}" in problem
+
+
+def test_unknown_class() -> None:
+    (problem,) = problems_of("      - text: a\n      - class: Buton\n")
+    assert problem.startswith("m.yaml:13: screens.0.elements.1.class: unknown class 'Buton'")
+
+
+def test_effect_with_two_actions_is_rejected() -> None:
+    (problem,) = problems_of("      - text: a\n        on_tap:\n          - {go: home, back: true}\n")
+    assert problem.startswith("m.yaml:14: ") and "exactly one action" in problem
+
+
+def test_unknown_launch_screen_and_missing_file(tmp_path: Path) -> None:
+    bad = HEADER.replace("launch: home", "launch: start") + "      - text: a\n"
+    with pytest.raises(AppModelError, match=r"m.yaml:4: app.launch: launch screen 'start'"):
+        parse_app_model(bad, "m.yaml")
+    with pytest.raises(AppModelError, match="cannot read app model"):
+        load_app_model(tmp_path)
