@@ -1,0 +1,77 @@
+"""`python -m pytest_fairy.virtual serve --app PATH [--port PORT]`: a virtual device for real adb.
+
+    $ python -m pytest_fairy.virtual serve --app example_suites/food --port 0
+    virtual device 'virtual' (com.mcdonalds.gma.cn) on 127.0.0.1:40123; run: adb connect 127.0.0.1:40123
+
+Runs until Ctrl-C or SIGTERM. Then `adb shell`, adbutils and uiautomator2 drive it as a phone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+
+from pytest_fairy.virtual import AppModelError, VirtualDevice
+from pytest_fairy.virtual.wire import WireServer, WireServerError
+
+# How often the main thread wakes to notice Ctrl-C while it waits.
+WAKE_SECONDS = 0.5
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m pytest_fairy.virtual",
+                                     description="Serve the virtual Android device over adb's wire protocol.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="serve one virtual device until Ctrl-C / SIGTERM",
+                                description="Example: serve --app example_suites/food --port 0")
+    serve.add_argument("--app", required=True, type=Path, help="app model: app.yaml or its directory")
+    serve.add_argument("--port", type=int, default=0,
+                       help="TCP port on 127.0.0.1 (0 picks a free one; avoid 5555-5585, adb scans them)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--serial", default="virtual", help="the device's ro.serialno (default: virtual)")
+    serve.add_argument("--seed", type=int, default=0, help="random seed of the virtual app (default 0)")
+    serve.add_argument("--no-latency", action="store_true",
+                       help="answer at once instead of with phone-like delays")
+    return parser
+
+
+def serve(args: argparse.Namespace) -> int:
+    try:
+        device = VirtualDevice(args.app, serial=args.serial, seed=args.seed, latency=not args.no_latency)
+    except AppModelError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    stop = threading.Event()
+
+    def on_signal(signum: int, _frame: FrameType | None) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    server = WireServer(device, host=args.host, port=args.port)
+    try:
+        server.start()
+    except WireServerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    try:
+        print(f"virtual device {device.serial!r} ({device.app_model.app.package}) on {server.address}; "
+              f"run: adb connect {server.address}", flush=True)
+        while not stop.wait(WAKE_SECONDS):
+            pass
+    finally:
+        server.stop()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    return serve(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,9 @@
+"""The virtual device over the wire: an adbd-protocol server that real adb, adbutils and uiautomator2
+drive unmodified. Start one with :func:`serve` (a context manager yielding the port) or
+:class:`WireServer`, or from the command line: `python -m pytest_fairy.virtual serve --app PATH`.
+"""
+
+from pytest_fairy.virtual.wire.server import WireServer, WireServerError, serve
+from pytest_fairy.virtual.wire.system import AndroidSystem, WiredDevice
+
+__all__ = ["AndroidSystem", "WireServer", "WireServerError", "WiredDevice", "serve"]
