@@ -1,1 +1,279 @@
-"""pytest_fairy's pytest plugin (entry point `fairy`)."""
+"""pytest_fairy's pytest plugin (entry point `fairy`): options, spec collection, fixtures, reporting.
+
+The hooks stay thin; the work is done by `spec`, `explorer`, `store` and `report`.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_fairy import hookspecs
+from pytest_fairy.brain.base import Brain
+from pytest_fairy.brain.offline import OfflineBrain
+from pytest_fairy.config import FairyConfig, add_options, read_config
+from pytest_fairy.device import Device
+from pytest_fairy.explorer import Explorer, Mission
+from pytest_fairy.policy import RiskPolicy
+from pytest_fairy.pool import DevicePool
+from pytest_fairy.record import Exploration, StepRecord
+from pytest_fairy.report import AllureSink
+from pytest_fairy.spec import Feature, OracleKind, Spec, SpecError, load_spec
+from pytest_fairy.store import SessionStore, new_session_id
+from pytest_fairy.target import Target
+from pytest_fairy.verdict import AppDefect, Inconclusive, Verdict
+
+CONFIG_KEY = pytest.StashKey[FairyConfig]()
+STORE_KEY = pytest.StashKey[SessionStore]()
+POOL_KEY = pytest.StashKey[DevicePool]()
+FEATURE_KEY = pytest.StashKey[tuple[Spec, Feature]]()
+RESULT_KEY = pytest.StashKey[Exploration]()
+SUMMARY_PROPERTY = "fairy"
+# Done-when texts worth steering towards: the offline brain scores elements that mention them higher.
+HINT_KINDS = frozenset({OracleKind.VISIBLE, OracleKind.CHECKED})
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_options(parser)
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    fairy = read_config(config)
+    config.stash[CONFIG_KEY] = fairy
+    workerinput = getattr(config, "workerinput", None)
+    session_id = workerinput["fairy_session"] if workerinput else new_session_id()
+    config.stash[STORE_KEY] = SessionStore(fairy.artifacts, session_id)
+    config.stash[POOL_KEY] = DevicePool(fairy, config.rootpath)
+
+
+def pytest_configure_node(node: Any) -> None:
+    """xdist: every worker writes into the controller's session folder."""
+    node.workerinput["fairy_session"] = node.config.stash[STORE_KEY].session_id
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    fairy = config.stash[CONFIG_KEY]
+    store = config.stash[STORE_KEY]
+    return (
+        f"fairy: device {fairy.device_line()}; brain {fairy.brain} ({fairy.brain_reason}); "
+        f"model {fairy.model or '-'}; artifacts {store.folder}"
+    )
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> SpecFile | None:
+    patterns = parent.config.stash[CONFIG_KEY].spec_patterns
+    if any(fnmatch.fnmatch(file_path.name, pattern) for pattern in patterns):
+        return SpecFile.from_parent(parent, path=file_path)
+    return None
+
+
+class SpecFile(pytest.File):
+    """One YAML spec: one app, an item per feature. A broken spec fails its own collection only."""
+
+    def collect(self) -> Iterator[pytest.Item]:
+        try:
+            spec = load_spec(self.path)
+        except SpecError as exc:
+            raise self.CollectError(str(exc)) from None
+        if spec.app.virtual is not None:
+            # A broken app model is this spec's problem: say so at collection, not in every item's setup.
+            from pytest_fairy.virtual import AppModelError, load_app_model
+
+            try:
+                load_app_model(spec.app.virtual)
+            except AppModelError as exc:
+                raise self.CollectError(f"{self.path}: app.virtual: {exc}") from None
+        for feature in spec.features:
+            item = FeatureItem.from_parent(self, name=feature.name, callobj=_explore_feature)
+            item.stash[FEATURE_KEY] = (spec, feature)
+            for tag in feature.tags:
+                self.config.addinivalue_line("markers", f"{tag}: tag from fairy specs")
+                item.add_marker(tag)
+            yield item
+
+
+class FeatureItem(pytest.Function):
+    """A feature of a spec, run as a pytest function so fixtures, -k, -m and xdist work as usual."""
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        _, feature = self.stash[FEATURE_KEY]
+        return self.path, feature.line - 1, f"feature: {feature.name}"
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:  # type: ignore[override]
+        if isinstance(excinfo.value, AppDefect | Inconclusive):
+            kind = "app defect" if isinstance(excinfo.value, AppDefect) else "inconclusive"
+            _, feature = self.stash[FEATURE_KEY]
+            return f"{self.path}:{feature.line}: {feature.name}: {kind}: {excinfo.value}"
+        return super().repr_failure(excinfo)
+
+
+def _explore_feature(fairy_explorer: Explorer, request: pytest.FixtureRequest) -> None:
+    spec, feature = request.node.stash[FEATURE_KEY]
+    target = target_of(spec, feature, request.config.stash[CONFIG_KEY])
+    chosen = request.config.hook.pytest_fairy_make_brain(
+        config=request.config, target=target, default=fairy_explorer.brain
+    )
+    if chosen is not None:
+        fairy_explorer.brain = chosen
+    result = fairy_explorer.explore(target, mission_of(spec, feature))
+    request.node.stash[RESULT_KEY] = result
+    # user_properties travel with the reports to the xdist controller and into JUnit XML.
+    request.node.user_properties.append((SUMMARY_PROPERTY, f"{result.verdict.value}: {result.figures()}"))
+    request.config.hook.pytest_fairy_finished(item=request.node, result=result)
+    if result.verdict is Verdict.FAILED:
+        evidence = "\n".join(f.evidence for f in result.findings if f.evidence)
+        raise AppDefect(result.reason + (f"\n{evidence}" if evidence else ""))
+    if result.verdict is Verdict.INCONCLUSIVE:
+        raise Inconclusive(result.reason)
+
+
+def target_of(spec: Spec, feature: Feature, fairy: FairyConfig) -> Target:
+    settings = feature.effective()
+    hints = tuple(o.value for o in feature.done_when if o.kind in HINT_KINDS and o.value)
+    return Target(
+        app_name=spec.app.name,
+        package=spec.app.package,
+        feature=feature.name,
+        goal=feature.goal,
+        description=spec.app.description,
+        start=feature.start,
+        launch_activity=spec.app.launch_activity,
+        sub_features=tuple(feature.sub_features),
+        done_hints=hints,
+        allowed_risks=settings.allow,
+        max_steps=fairy.max_steps or settings.max_steps,
+        wall_seconds=settings.budget.wall_seconds or 600.0,
+    )
+
+
+def mission_of(spec: Spec, feature: Feature) -> Mission:
+    settings = feature.effective()
+    return Mission(
+        done_when=feature.done_when,
+        must_not=feature.must_not,
+        policy=RiskPolicy(allowed=settings.allow, forbidden=settings.forbid, extra_words=spec.risky_words),
+    )
+
+
+@pytest.fixture(scope="session")
+def fairy_config(pytestconfig: pytest.Config) -> FairyConfig:
+    """The run's pytest_fairy configuration (options and ini keys), e.g. `fairy_config.devices`."""
+    return pytestconfig.stash[CONFIG_KEY]
+
+
+@pytest.fixture
+def fairy_app_model(request: pytest.FixtureRequest) -> Path | None:
+    """The virtual app model for this test: the spec's `app.virtual` for spec items, else None.
+
+    Override it in a conftest to point plain Python tests at an app model::
+
+        @pytest.fixture
+        def fairy_app_model():
+            return Path(__file__).parent / "apps" / "shop.yaml"
+    """
+    found = request.node.stash.get(FEATURE_KEY, None)
+    return found[0].app.virtual if found else None
+
+
+@pytest.fixture
+def fairy_device(request: pytest.FixtureRequest, fairy_app_model: Path | None) -> Device:
+    """The device this test explores on (reused by this worker across tests): `fairy_device.tap(x, y)`."""
+    return request.config.stash[POOL_KEY].device_for(fairy_app_model)
+
+
+@pytest.fixture
+def fairy_brain(request: pytest.FixtureRequest) -> Brain:
+    """A fresh brain for this test (brains remember one exploration). Override to script one."""
+    return OfflineBrain()
+
+
+@pytest.fixture
+def fairy_explorer(
+    request: pytest.FixtureRequest, fairy_device: Device, fairy_brain: Brain, fairy_config: FairyConfig
+) -> Explorer:
+    """An Explorer on `fairy_device`, recording to the session store (and Allure with --alluredir).
+
+    Usable from plain tests::
+
+        result = fairy_explorer.explore(Target(...))
+        assert result.verdict == "passed", result.reason
+    """
+    item = request.node
+    store = request.config.stash[STORE_KEY]
+    store.open_session(devices=list(fairy_config.devices), brain=fairy_config.brain)
+    sinks: list[Any] = [store.item(item.nodeid), _HookSink(item)]
+    if request.config.option.verbose > 0 and not os.environ.get("PYTEST_XDIST_WORKER"):
+        sinks.append(_TerminalSink(request.config))
+    if getattr(request.config.option, "allure_report_dir", None):
+        spec = item.stash.get(FEATURE_KEY, None)
+        sinks.append(AllureSink(spec_name=spec[0].path.name if spec else ""))
+    return Explorer(fairy_device, fairy_brain, settings=fairy_config.explorer, sinks=sinks)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    lines = []
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            for name, value in getattr(report, "user_properties", ()):
+                if name == SUMMARY_PROPERTY and report.when == "call":
+                    lines.append(f"{report.nodeid}: {value}")
+    if lines:
+        terminalreporter.write_sep("-", "fairy exploration summary")
+        for line in sorted(lines):
+            terminalreporter.write_line(line)
+        store = terminalreporter.config.stash[STORE_KEY]
+        terminalreporter.write_line(f"steps, screenshots and feature trees: {store.folder}")
+
+
+class _HookSink:
+    """Forwards each step to the `pytest_fairy_step` hook."""
+
+    def __init__(self, item: pytest.Item) -> None:
+        self.item = item
+
+    def start(self, target: Target, plan: Any) -> None:
+        pass
+
+    def step(self, record: StepRecord) -> None:
+        self.item.config.hook.pytest_fairy_step(item=self.item, record=record)
+
+    def finish(self, result: Exploration) -> None:
+        pass
+
+
+class _TerminalSink:
+    """With -v, a line per exploration step: step, action, state reached, guard verdict."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.reporter = config.pluginmanager.get_plugin("terminalreporter")
+        self.capture = config.pluginmanager.get_plugin("capturemanager")
+
+    def start(self, target: Target, plan: Any) -> None:
+        self._write("")
+
+    def step(self, record: StepRecord) -> None:
+        guard = "" if record.guard == "ok" else f"  [guard {record.guard}: {record.guard_reason}]"
+        denial = f"  [{record.denial}]" if record.denial else ""
+        self._write(f"    step {record.step}: {record.action} -> {record.reached or '?'}{guard}{denial}")
+
+    def finish(self, result: Exploration) -> None:
+        pass
+
+    def _write(self, line: str) -> None:
+        if self.reporter is None:
+            return
+        # Live, as the steps happen: pytest's output capture would hold them until the item ends.
+        if self.capture is None:
+            self.reporter.write_line(line)
+            return
+        with self.capture.global_and_fixture_disabled():
+            self.reporter.write_line(line)

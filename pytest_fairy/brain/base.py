@@ -1,0 +1,141 @@
+"""The brain seam: one small protocol for everything that decides.
+
+A brain plans the feature, decides the next action from a bounded context, judges completion and writes
+the summary. Implementations: offline (deterministic systematic explorer), scripted (a fixed script,
+for tests and smoke flows); the Claude brain builds on the same types. Failures of a backend surface as
+`BrainError`, so the explorer can end the item inconclusive with what was seen so far.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol, runtime_checkable
+
+from pytest_fairy.action import Action
+from pytest_fairy.guard import GuardVerdict
+from pytest_fairy.oracles import Finding
+from pytest_fairy.perception.screen import Screen
+from pytest_fairy.state import StateId
+from pytest_fairy.target import Target
+
+
+class BrainError(Exception):
+    """The brain could not decide (backend down, invalid answers): the item ends inconclusive."""
+
+
+class OutcomeKind(StrEnum):
+    """What the last action did, in the planner's terms (seed 000's A / B / C, plus why nothing moved)."""
+
+    NEW_STATE = "new page"
+    STATE_CHANGED = "moved to a known page"
+    CONTENT_CHANGED = "page content changed"
+    NO_CHANGE = "no change"
+    DENIED = "denied by policy"
+    FAILED = "action failed"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    action: str
+    kind: OutcomeKind
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.action}: {self.kind}" + (f" ({self.detail})" if self.detail else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The feature structure the brain sees: the root feature, its sub-features and first steps."""
+
+    root: str
+    sub_features: tuple[str, ...] = ()
+    steps: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Assessment:
+    """The brain's own view of the current (sub-)feature, as seed 001 asks for on every step."""
+
+    is_completed: bool = False
+    completion_rate: float = 0.0
+    reason: str = ""
+    should_return: bool = False
+    # Seed 001's next_action_type: continue_current / explore_deeper / return_to_parent ("" = not given).
+    next_action_type: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    action: Action | None
+    reasoning: str
+    expected: str = ""
+    sub_feature: str = ""
+    assessment: Assessment = field(default_factory=Assessment)
+
+    @property
+    def finished(self) -> bool:
+        """No action: the brain considers the feature explored."""
+        return self.action is None
+
+
+@dataclass(frozen=True, slots=True)
+class StepContext:
+    """Everything a brain may look at for one decision. Bounded: no whole history in here."""
+
+    step: int
+    target: Target
+    plan: Plan
+    screen: Screen
+    som_jpeg: bytes
+    state: StateId
+    last: Outcome | None
+    recent_states: str
+    tree_summary: str
+    warning: GuardVerdict | None
+    unmet_oracles: tuple[str, ...]
+    oracles_met: bool
+    denial: str = ""
+    # The screenshot taken right after the action (before the UI settled), when the explorer has one:
+    # seed 000's "immediate" screenshot, which shows transient toasts and animations.
+    immediate_jpeg: bytes = b""
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    complete: bool
+    reason: str
+    findings: tuple[Finding, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Tokens and cost so far. All zero for brains that use no LLM."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    cache_write_tokens: int = 0
+    cache_read_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.input_tokens + self.cache_write_tokens + self.cache_read_tokens + self.output_tokens
+
+
+@runtime_checkable
+class Brain(Protocol):
+    name: str
+    model: str | None
+
+    def plan(self, target: Target, screen: Screen) -> Plan: ...
+
+    def decide(self, ctx: StepContext) -> Decision: ...
+
+    def judge(self, ctx: StepContext) -> Judgement: ...
+
+    def summarize(self, target: Target, story: str) -> str: ...
+
+    def usage(self) -> Usage: ...

@@ -1,0 +1,366 @@
+"""The exploration loop: perceive -> identify -> record -> judge -> guard -> decide -> policy -> act.
+
+Each phase returns a value to the loop. The tree and the guard are the run's memory; everything the
+brain sees is rebuilt from them each step, so the context stays bounded however long the run is.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from PIL import Image
+
+from pytest_fairy.action import Action, ActionError, ActionKind, perform
+from pytest_fairy.brain.base import (
+    Brain,
+    BrainError,
+    Decision,
+    Outcome,
+    OutcomeKind,
+    Plan,
+    StepContext,
+)
+from pytest_fairy.device import Device, DeviceError
+from pytest_fairy.guard import Escape, GuardLimits, GuardVerdict, LoopGuard, VerdictKind
+from pytest_fairy.oracles import Finding, Observation, defects, done
+from pytest_fairy.perception.hierarchy import PerceptionError
+from pytest_fairy.perception.perceive import Perception, perceive
+from pytest_fairy.policy import RiskPolicy
+from pytest_fairy.record import Exploration, StepRecord, StepSink
+from pytest_fairy.spec import Oracle
+from pytest_fairy.state import StateId, identify
+from pytest_fairy.target import Target
+from pytest_fairy.tree import FeatureTree, RecordResult
+from pytest_fairy.verdict import Verdict
+
+
+@dataclass(frozen=True)
+class ExplorerSettings:
+    """Named limits of one exploration. Budgets from the spec (steps, wall time) come with the Target."""
+
+    llm_long_edge: int = 1024
+    # Real devices need a moment for the UI to settle after an action; the virtual device does not.
+    settle_seconds: float = 0.0
+    guard: GuardLimits = field(default_factory=GuardLimits)
+
+
+@dataclass(frozen=True)
+class Mission:
+    """What decides the verdict of one feature: its oracles and the risky actions it may take."""
+
+    done_when: Sequence[Oracle] = ()
+    must_not: Sequence[Oracle] = ()
+    policy: RiskPolicy = field(default_factory=RiskPolicy)
+
+
+@dataclass(frozen=True, slots=True)
+class _Attempt:
+    """An action as it was carried out (or not): what the next step reports as the last outcome."""
+
+    action: str
+    key: str
+    state: StateId
+    denial: str = ""
+    error: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _End:
+    verdict: Verdict
+    reason: str
+    findings: tuple[Finding, ...] = ()
+
+
+class Explorer:
+    def __init__(
+        self,
+        device: Device,
+        brain: Brain,
+        *,
+        settings: ExplorerSettings | None = None,
+        sinks: Sequence[StepSink] = (),
+    ) -> None:
+        self.device = device
+        self.brain = brain
+        self.settings = settings or ExplorerSettings()
+        self.sinks = list(sinks)
+
+    def explore(self, target: Target, mission: Mission | None = None) -> Exploration:
+        mission = mission or Mission()
+        run = _Run(target, mission, _tree_for(target), LoopGuard(self.settings.guard))
+        end = self._guarded(run)
+        story = run.story(end)
+        try:
+            summary = self.brain.summarize(target, story)
+        except BrainError as exc:
+            summary = f"{story}\n(the brain could not write a summary: {exc})"
+        result = Exploration(
+            target=target,
+            verdict=end.verdict,
+            reason=end.reason,
+            plan=run.plan,
+            tree=run.tree,
+            steps=run.steps,
+            summary=summary,
+            findings=end.findings,
+            escapes=run.escapes,
+            usage=self.brain.usage(),
+            seconds=time.monotonic() - run.started,
+        )
+        for sink in self.sinks:
+            sink.finish(result)
+        return result
+
+    def _guarded(self, run: _Run) -> _End:
+        """Run the loop; a lost device, a failing brain or an unreadable screen ends it inconclusive."""
+        try:
+            return self._loop(run)
+        except DeviceError as exc:
+            return _End(Verdict.INCONCLUSIVE, f"device error: {exc}")
+        except BrainError as exc:
+            return _End(Verdict.INCONCLUSIVE, f"brain unavailable: {exc}")
+        except PerceptionError as exc:
+            return _End(Verdict.INCONCLUSIVE, f"could not read the screen: {exc}")
+        finally:
+            run.flush(self.sinks, None, "")
+
+    def _loop(self, run: _Run) -> _End:
+        target = run.target
+        self.device.stop(target.package)
+        self.device.clear_logcat()
+        self.device.launch(target.package, target.launch_activity)
+        seen = self._perceive()
+        run.plan = self.brain.plan(target, seen.screen)
+        for sink in self.sinks:
+            sink.start(target, run.plan)
+        while True:
+            state = identify(seen.screen)
+            outcome = run.arrive(state, seen)
+            run.flush(self.sinks, state, str(outcome) if outcome else "")
+            ctx, end = self._assess(run, seen, state, outcome)
+            if end is not None:
+                return end
+            decision = self._decide(run, ctx)
+            if decision.finished:
+                return self._finish(run, ctx)
+            run.pending = self._act(run, seen, state, decision, ctx)
+            seen = self._perceive()
+
+    def _assess(
+        self, run: _Run, seen: Perception, state: StateId, outcome: Outcome | None
+    ) -> tuple[StepContext, _End | None]:
+        """Judge what is on screen now: defects, done-when oracles, the guard, the budgets."""
+        mission, target = run.mission, run.target
+        observed = Observation(seen.screen, self.device.logcat(), state.name)
+        findings = defects(mission.must_not, observed, target.package, app_name=target.app_name)
+        check = done(mission.done_when, observed)
+        verdict = run.guard_verdict(state, outcome)
+        ctx = StepContext(
+            step=run.steps + 1,
+            target=target,
+            plan=run.plan,
+            screen=seen.screen,
+            som_jpeg=seen.som.llm_jpeg,
+            state=state,
+            last=outcome,
+            recent_states=run.guard.evidence(),
+            tree_summary=run.tree.summary_text(),
+            warning=verdict if verdict.kind is not VerdictKind.OK else None,
+            unmet_oracles=tuple(check.unmet),
+            oracles_met=bool(mission.done_when) and check.holds,
+            denial=run.pending_denial,
+        )
+        if findings:
+            return ctx, _End(Verdict.FAILED, "; ".join(f.message for f in findings), tuple(findings))
+        if ctx.oracles_met:
+            judgement = self.brain.judge(ctx)
+            if judgement.complete:
+                return ctx, _End(Verdict.PASSED, judgement.reason, judgement.findings)
+        if verdict.kind is VerdictKind.STOP:
+            return ctx, _End(Verdict.INCONCLUSIVE, f"loop guard stopped the run: {verdict.reason}")
+        if run.steps >= target.max_steps:
+            return ctx, _End(
+                Verdict.INCONCLUSIVE, f"step budget of {target.max_steps} spent before the feature was done"
+            )
+        if time.monotonic() - run.started > target.wall_seconds:
+            return ctx, _End(Verdict.INCONCLUSIVE, f"wall-time budget of {target.wall_seconds:.0f}s spent")
+        return ctx, None
+
+    def _decide(self, run: _Run, ctx: StepContext) -> Decision:
+        """The brain decides, unless the guard demands an escape from a loop."""
+        if ctx.warning is not None and ctx.warning.kind is VerdictKind.ESCAPE:
+            run.escapes += 1
+            return _escape(ctx.warning, ctx)
+        return self.brain.decide(ctx)
+
+    def _finish(self, run: _Run, ctx: StepContext) -> _End:
+        """The brain has nothing left to try: the judge says whether the feature is done."""
+        judgement = self.brain.judge(ctx)
+        if judgement.complete:
+            return _End(Verdict.PASSED, judgement.reason, judgement.findings)
+        if run.mission.done_when:
+            unmet = "; ".join(ctx.unmet_oracles)
+            return _End(
+                Verdict.FAILED,
+                f"explored the feature to its end ({len(run.tree.states)} screens) but never saw: {unmet}",
+                judgement.findings,
+            )
+        return _End(
+            Verdict.INCONCLUSIVE, f"the brain stopped without completing the feature: {judgement.reason}"
+        )
+
+    def _act(
+        self, run: _Run, seen: Perception, state: StateId, decision: Decision, ctx: StepContext
+    ) -> StepRecord:
+        action = decision.action
+        assert action is not None
+        target = run.target
+        screen = seen.screen
+        words = action.describe(screen)
+        key, denial, error = words, "", ""
+        try:
+            key = action.key(screen)
+            denial = run.mission.policy.check(action, screen) or ""
+            if not denial:
+                perform(self.device, action, screen, package=target.package, activity=target.launch_activity)
+                if self.settings.settle_seconds:
+                    time.sleep(self.settings.settle_seconds)
+        except ActionError as exc:
+            error = str(exc)
+        run.attempt = _Attempt(words, key, state, denial, error)
+        run.steps += 1
+        return StepRecord(
+            step=run.steps,
+            state=state.name,
+            title=screen.title,
+            screen_text=screen.text,
+            som_png=_png(seen.som.full),
+            action=words,
+            reasoning=decision.reasoning,
+            expected=decision.expected,
+            guard=ctx.warning.kind.value if ctx.warning else "ok",
+            guard_reason=ctx.warning.reason if ctx.warning else "",
+            denial=denial,
+            escape=decision.reasoning.startswith(ESCAPE_PREFIX),
+            usage=self.brain.usage(),
+        )
+
+    def _perceive(self) -> Perception:
+        return perceive(self.device, llm_long_edge=self.settings.llm_long_edge)
+
+
+ESCAPE_PREFIX = "loop guard escape"
+
+
+def _tree_for(target: Target) -> FeatureTree:
+    tree = FeatureTree()
+    tree.add_feature(target.feature)
+    for name in target.sub_features:
+        tree.add_feature(name, parent=target.feature)
+    tree.focus(target.feature)
+    return tree
+
+
+def _png(image: Image.Image) -> bytes:
+    """Encode once per step for every sink; level 1 because the run waits for it and disk is cheap."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
+
+
+def _escape(verdict: GuardVerdict, ctx: StepContext) -> Decision:
+    why = f"{ESCAPE_PREFIX}: {verdict.reason}"
+    if verdict.escape is Escape.DISMISS_DIALOG:
+        way_out = ctx.screen.dismiss_mark()
+        if way_out is not None:
+            return Decision(
+                Action(ActionKind.TAP, way_out.number), f"{why}; close the dialog via '{way_out.label}'"
+            )
+        return Decision(Action(ActionKind.BACK), f"{why}; the dialog has no close button, press back")
+    if verdict.escape is Escape.RESTART:
+        return Decision(Action(ActionKind.RESTART), f"{why}; restart the app")
+    return Decision(Action(ActionKind.BACK), f"{why}; go back")
+
+
+class _Run:
+    """The bookkeeping of one exploration: its tree, guard, counters and the step awaiting its outcome."""
+
+    def __init__(self, target: Target, mission: Mission, tree: FeatureTree, guard: LoopGuard) -> None:
+        self.target = target
+        self.mission = mission
+        self.tree = tree
+        self.guard = guard
+        self.plan = Plan(root=target.feature, sub_features=target.sub_features)
+        self.started = time.monotonic()
+        self.steps = 0
+        self.escapes = 0
+        self.attempt: _Attempt | None = None
+        self.pending: StepRecord | None = None
+        self.change: RecordResult | None = None
+
+    @property
+    def pending_denial(self) -> str:
+        return self.attempt.denial if self.attempt else ""
+
+    def arrive(self, state: StateId, seen: Perception) -> Outcome | None:
+        """Record the state reached by the last attempt; return what that attempt did."""
+        attempt = self.attempt
+        self.change = self.tree.record(
+            step=self.steps,
+            before=attempt.state if attempt else None,
+            action=attempt.action if attempt else None,
+            after=state,
+            title=seen.screen.title,
+            is_dialog=seen.screen.has_dialog,
+            action_key=attempt.key if attempt else None,
+        )
+        if attempt is None:
+            return None
+        if attempt.denial:
+            return Outcome(attempt.action, OutcomeKind.DENIED, attempt.denial)
+        if attempt.error:
+            return Outcome(attempt.action, OutcomeKind.FAILED, attempt.error)
+        if self.change.new_state:
+            return Outcome(attempt.action, OutcomeKind.NEW_STATE, state.name)
+        if state.key != attempt.state.key:
+            return Outcome(attempt.action, OutcomeKind.STATE_CHANGED, state.name)
+        if self.change.content_changed:
+            return Outcome(attempt.action, OutcomeKind.CONTENT_CHANGED)
+        return Outcome(attempt.action, OutcomeKind.NO_CHANGE)
+
+    def guard_verdict(self, state: StateId, outcome: Outcome | None) -> GuardVerdict:
+        moved = outcome is not None and outcome.kind in (
+            OutcomeKind.NEW_STATE,
+            OutcomeKind.STATE_CHANGED,
+            OutcomeKind.CONTENT_CHANGED,
+        )
+        change = self.change
+        return self.guard.observe(
+            step=self.steps,
+            state=state,
+            action_key=self.attempt.key if self.attempt else None,
+            succeeded=outcome is None or moved,
+            new_state=bool(change and change.new_state),
+            new_transition=bool(change and change.new_transition),
+        )
+
+    def flush(self, sinks: Sequence[StepSink], reached: StateId | None, outcome: str) -> None:
+        """Hand the pending step, now that its outcome is known, to every sink."""
+        if self.pending is None:
+            return
+        record = self.pending
+        self.pending = None
+        if reached is not None:
+            record = replace(record, reached=reached.name, outcome=outcome)
+        for sink in sinks:
+            sink.step(record)
+
+    def story(self, end: _End) -> str:
+        return (
+            f"Verdict: {end.verdict} - {end.reason}\n"
+            f"{self.steps} steps, {len(self.tree.states)} states, {len(self.tree.transitions)} transitions, "
+            f"{self.escapes} loop escapes.\n{self.tree.summary_text()}"
+        )

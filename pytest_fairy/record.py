@@ -1,0 +1,83 @@
+"""What one exploration leaves behind: a record per step, and the result of the whole run.
+
+Records are plain data, handed to every `StepSink` (session store, Allure, terminal) as the run goes, so a
+killed run leaves every completed step on disk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Protocol
+
+from pytest_fairy.brain.base import Plan, Usage
+from pytest_fairy.oracles import Finding
+from pytest_fairy.target import Target
+from pytest_fairy.tree import FeatureTree
+from pytest_fairy.tree_picture import render_tree_png
+from pytest_fairy.verdict import Verdict
+
+
+@dataclass(frozen=True, slots=True)
+class StepRecord:
+    step: int
+    state: str
+    title: str
+    screen_text: str
+    som_png: bytes
+    action: str | None
+    reasoning: str
+    expected: str = ""
+    reached: str = ""
+    outcome: str = ""
+    guard: str = "ok"
+    guard_reason: str = ""
+    denial: str = ""
+    escape: bool = False
+    usage: Usage = field(default_factory=Usage)
+
+    @property
+    def heading(self) -> str:
+        """The step in words, as the report titles it: `3. tap [7] 预约送餐 -> state_menu_e960fb61`."""
+        action = self.action or "observe"
+        return f"{self.step}. {action}" + (f" -> {self.reached}" if self.reached else "")
+
+
+@dataclass(frozen=True)
+class Exploration:
+    target: Target
+    verdict: Verdict
+    reason: str
+    plan: Plan
+    tree: FeatureTree
+    steps: int
+    summary: str
+    findings: tuple[Finding, ...] = ()
+    escapes: int = 0
+    usage: Usage = field(default_factory=Usage)
+    seconds: float = 0.0
+
+    @cached_property
+    def tree_png(self) -> bytes:
+        """The feature tree picture, drawn once for every sink that wants it."""
+        return render_tree_png(self.tree)
+
+    def figures(self) -> str:
+        """One line for the terminal summary."""
+        line = (
+            f"{self.steps} steps, {len(self.tree.states)} states, {len(self.tree.transitions)} transitions, "
+            f"{self.escapes} loops escaped, {self.seconds:.1f}s"
+        )
+        if self.usage.calls:
+            line += f", {self.usage.total_tokens} tokens, ${self.usage.cost_usd:.4f}"
+        return line
+
+
+class StepSink(Protocol):
+    """Something that keeps what the explorer saw: the session store, the Allure reporter, the terminal."""
+
+    def start(self, target: Target, plan: Plan) -> None: ...
+
+    def step(self, record: StepRecord) -> None: ...
+
+    def finish(self, result: Exploration) -> None: ...

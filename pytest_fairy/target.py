@@ -1,0 +1,26 @@
+"""What one exploration is about: the app, the feature and its goal, as told to a brain."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    app_name: str
+    package: str
+    feature: str
+    goal: str
+    description: str = ""
+    start: str = ""
+    launch_activity: str | None = None
+    sub_features: tuple[str, ...] = ()
+    # Texts the done-when oracles look for: hints for where the feature ends.
+    done_hints: tuple[str, ...] = ()
+    allowed_risks: frozenset[str] = field(default_factory=frozenset)
+    max_steps: int = 30
+    wall_seconds: float = 600.0
+
+    def words(self) -> str:
+        """Everything that says what the feature is about, for relevance scoring."""
+        return " ".join((self.feature, self.goal, self.start, *self.sub_features, *self.done_hints))

@@ -1,0 +1,266 @@
+"""The exploration loop end to end on the virtual device, with the shipped brains."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_fairy.brain.base import BrainError, Decision, Judgement, Plan, StepContext, Usage
+from pytest_fairy.brain.offline import OfflineBrain
+from pytest_fairy.brain.scripted import ScriptedBrain
+from pytest_fairy.device import DeviceError
+from pytest_fairy.explorer import Explorer, Mission
+from pytest_fairy.policy import RiskPolicy
+from pytest_fairy.record import Exploration, StepRecord
+from pytest_fairy.spec import Oracle, OracleKind
+from pytest_fairy.target import Target
+from pytest_fairy.verdict import Verdict
+from pytest_fairy.virtual import VirtualDevice
+
+ROOT = Path(__file__).resolve().parents[2]
+FOOD = ROOT / "example_suites" / "food"
+NOTES = ROOT / "example_suites" / "notes"
+
+
+def visible(text: str) -> Oracle:
+    return Oracle(kind=OracleKind.VISIBLE, value=text)
+
+
+def food_target(**changes: object) -> Target:
+    fields: dict[str, object] = dict(
+        app_name="麦当劳",
+        package="com.mcdonalds.gma.cn",
+        feature="delivery time",
+        goal="在麦乐送的送达时间弹窗中选择预约送餐并点确定",
+        max_steps=30,
+    )
+    fields.update(changes)
+    return Target(**fields)  # type: ignore[arg-type]
+
+
+def notes_target(**changes: object) -> Target:
+    fields: dict[str, object] = dict(
+        app_name="随手记",
+        package="com.example.notes",
+        feature="notes",
+        goal="登录后浏览笔记",
+        max_steps=30,
+    )
+    fields.update(changes)
+    return Target(**fields)  # type: ignore[arg-type]
+
+
+class Collect:
+    """A StepSink that keeps what it is given, as the session store and Allure would."""
+
+    def __init__(self) -> None:
+        self.started = 0
+        self.steps: list[StepRecord] = []
+        self.results: list[Exploration] = []
+
+    def start(self, target: Target, plan: Plan) -> None:
+        self.started += 1
+
+    def step(self, record: StepRecord) -> None:
+        self.steps.append(record)
+
+    def finish(self, result: Exploration) -> None:
+        self.results.append(result)
+
+
+@pytest.fixture
+def food() -> VirtualDevice:
+    return VirtualDevice(FOOD, latency=False)
+
+
+@pytest.fixture
+def notes() -> VirtualDevice:
+    return VirtualDevice(NOTES, latency=False)
+
+
+def test_offline_brain_reaches_the_done_when_oracle(food: VirtualDevice) -> None:
+    sink = Collect()
+    mission = Mission(
+        done_when=(
+            visible("送达时间：预约送餐"),
+            Oracle(kind=OracleKind.NOT_VISIBLE, value="请选择您的送达时间"),
+        )
+    )
+    result = Explorer(food, OfflineBrain(), sinks=[sink]).explore(
+        food_target(done_hints=("送达时间：预约送餐",)), mission
+    )
+    assert result.verdict is Verdict.PASSED, result.reason
+    assert sink.started == 1 and sink.results == [result]
+    assert [r.step for r in sink.steps] == list(range(1, result.steps + 1))
+    assert all(r.som_png.startswith(b"\x89PNG") and r.reached for r in sink.steps)
+    assert any("+dlg_" in name for name in (r.reached for r in sink.steps)), (
+        "the dialog is a state of its own"
+    )
+
+
+def test_scripted_path_and_step_records(food: VirtualDevice) -> None:
+    sink = Collect()
+    brain = ScriptedBrain(["tap 麦乐送", "tap 预约送餐", "tap 确定"])
+    result = Explorer(food, brain, sinks=[sink]).explore(
+        food_target(), Mission(done_when=(visible("送达时间：预约送餐"),))
+    )
+    # 预约送餐 already shows behind the dialog after step 2: the oracle holds before 确定.
+    assert result.verdict is Verdict.PASSED
+    assert [r.action for r in sink.steps][:2] == ["tap [4] 麦乐送", "tap [2] 预约送餐"]
+    assert sink.steps[0].outcome.endswith("new page (" + sink.steps[0].reached + ")")
+
+
+def test_seed_001_loop_in_the_dialog_is_escaped_via_its_confirm_button(food: VirtualDevice) -> None:
+    """Five toggles inside the delivery-time dialog (seed 001): the guard warns, then closes it with 确定."""
+    toggles = ["tap 预约送餐", "tap 尽快送达"] * 5
+    sink = Collect()
+    result = Explorer(food, ScriptedBrain(["tap 麦乐送", *toggles]), sinks=[sink]).explore(
+        food_target(max_steps=12)
+    )
+    guards = [r.guard for r in sink.steps]
+    assert "warn" in guards
+    escapes = [r for r in sink.steps if r.escape]
+    assert escapes, guards
+    assert escapes[0].action is not None and escapes[0].action.endswith("确定")
+    assert "+dlg_" not in escapes[0].reached, "the escape left the dialog"
+    assert result.escapes >= 1
+
+
+def test_step_budget_ends_inconclusive_never_passed(food: VirtualDevice) -> None:
+    result = Explorer(food, OfflineBrain()).explore(
+        food_target(max_steps=3), Mission(done_when=(visible("不存在的文字"),))
+    )
+    assert result.verdict is Verdict.INCONCLUSIVE
+    assert "step budget of 3" in result.reason
+    assert result.steps == 3
+
+
+def test_crash_fails_with_the_logcat_excerpt(notes: VirtualDevice) -> None:
+    brain = ScriptedBrain(
+        ["type 用户名 = qa", "type 密码 = secret", "tap 登录", "tap 设置", "tap 关于随手记", "tap 检查更新"]
+    )
+    result = Explorer(notes, brain).explore(notes_target())
+    assert result.verdict is Verdict.FAILED
+    assert result.findings and result.findings[0].kind == "crash"
+    assert "FATAL EXCEPTION" in result.findings[0].evidence
+    assert "NullPointerException" in result.reason
+
+
+def test_exhausted_frontier_without_the_oracle_is_a_failure_with_what_was_missing(
+    food: VirtualDevice,
+) -> None:
+    result = Explorer(food, ScriptedBrain(["tap 优惠券"])).explore(
+        food_target(), Mission(done_when=(visible("不存在的文字"),))
+    )
+    assert result.verdict is Verdict.FAILED
+    assert "never saw: visible: 不存在的文字" in result.reason
+
+
+def test_risky_action_is_denied_and_fed_back(food: VirtualDevice) -> None:
+    sink = Collect()
+    script = ["tap 优惠券", "tap 订阅", "back"]
+    Explorer(food, ScriptedBrain(script), sinks=[sink]).explore(food_target())
+    denied = sink.steps[1]
+    assert denied.denial.startswith("denied: '订阅' looks like a purchase action")
+    assert denied.outcome.startswith("tap [") and "denied by policy" in denied.outcome
+    assert "+dlg_" not in denied.reached, "the permission dialog never opened"
+
+    allowed = Collect()
+    policy = RiskPolicy(allowed=frozenset({"purchase"}))
+    Explorer(VirtualDevice(FOOD, latency=False), ScriptedBrain(script), sinks=[allowed]).explore(
+        food_target(), Mission(policy=policy)
+    )
+    assert allowed.steps[1].denial == "" and "+dlg_" in allowed.steps[1].reached
+
+
+class FailingBrain(OfflineBrain):
+    """The offline brain until step `fail_at`, then a backend failure, as an unreachable LLM would give."""
+
+    def __init__(self, fail_at: int) -> None:
+        super().__init__()
+        self.fail_at = fail_at
+
+    def decide(self, ctx: StepContext) -> Decision:
+        if ctx.step >= self.fail_at:
+            raise BrainError("Messages API: 529 overloaded (request req_123)")
+        return super().decide(ctx)
+
+    def summarize(self, target: Target, story: str) -> str:
+        raise BrainError("still overloaded")
+
+
+def test_failing_brain_ends_inconclusive_and_keeps_the_steps_seen(food: VirtualDevice) -> None:
+    sink = Collect()
+    result = Explorer(food, FailingBrain(fail_at=3), sinks=[sink]).explore(food_target())
+    assert result.verdict is Verdict.INCONCLUSIVE
+    assert "brain unavailable" in result.reason and "529" in result.reason
+    assert len(sink.steps) == 2, "both completed steps reached the sinks"
+    assert "could not write a summary" in result.summary
+    assert sink.results == [result]
+
+
+class LosingDevice(VirtualDevice):
+    """A virtual device whose connection drops after `calls` dumps, as a USB cable pulled out would."""
+
+    def __init__(self, path: Path, calls: int) -> None:
+        super().__init__(path, latency=False)
+        self.calls_left = calls
+
+    def dump_hierarchy(self) -> str:
+        self.calls_left -= 1
+        if self.calls_left < 0:
+            raise DeviceError(self.serial, "dump hierarchy", "device offline")
+        return super().dump_hierarchy()
+
+
+def test_lost_device_ends_inconclusive_with_what_was_seen(food: VirtualDevice) -> None:
+    sink = Collect()
+    result = Explorer(
+        LosingDevice(FOOD, calls=3),
+        ScriptedBrain(["tap 麦乐送", "tap 预约送餐", "tap 确定", "back"]),
+        sinks=[sink],
+    ).explore(food_target())
+    assert result.verdict is Verdict.INCONCLUSIVE
+    assert "device error" in result.reason and "device offline" in result.reason
+    assert len(sink.steps) >= 2
+    assert sink.results == [result]
+
+
+def test_unknown_mark_is_a_failed_step_not_a_crash(food: VirtualDevice) -> None:
+    class WildBrain(ScriptedBrain):
+        def decide(self, ctx: StepContext) -> Decision:
+            from pytest_fairy.action import Action, ActionKind
+
+            if ctx.step == 1:
+                return Decision(Action(ActionKind.TAP, 99), "a mark that is not there")
+            return Decision(None, "done")
+
+    sink = Collect()
+    Explorer(food, WildBrain([]), sinks=[sink]).explore(food_target())
+    assert "action failed" in sink.steps[0].outcome and "mark [99]" in sink.steps[0].outcome
+
+
+def test_the_brain_context_stays_bounded(food: VirtualDevice) -> None:
+    seen: list[StepContext] = []
+
+    class Watching(OfflineBrain):
+        def decide(self, ctx: StepContext) -> Decision:
+            seen.append(ctx)
+            return super().decide(ctx)
+
+        def judge(self, ctx: StepContext) -> Judgement:
+            return Judgement(False, "keep going")
+
+    Explorer(food, Watching()).explore(
+        food_target(max_steps=40), Mission(done_when=(visible("不存在的文字"),))
+    )
+    sizes = [len(c.tree_summary) + len(c.recent_states) for c in seen]
+    assert len(seen) >= 30
+    assert max(sizes[20:]) < 4000
+
+
+def test_usage_is_reported(food: VirtualDevice) -> None:
+    result = Explorer(food, OfflineBrain()).explore(food_target(max_steps=2))
+    assert result.usage == Usage()
+    assert "tokens" not in result.figures()
