@@ -33,7 +33,7 @@ from pytest_fairy.record import Exploration, StepRecord, StepSink
 from pytest_fairy.spec import Oracle
 from pytest_fairy.state import StateId, identify
 from pytest_fairy.target import Target
-from pytest_fairy.tree import FeatureTree, RecordResult
+from pytest_fairy.tree import FeatureStatus, FeatureTree, RecordResult, TreeError
 from pytest_fairy.verdict import Verdict
 
 
@@ -134,6 +134,9 @@ class Explorer:
         self.device.launch(target.package, target.launch_activity)
         seen = self._perceive()
         run.plan = self.brain.plan(target, seen.screen)
+        for name in run.plan.sub_features:
+            run.tree_feature(name)
+        run.tree.focus(target.feature)
         for sink in self.sinks:
             sink.start(target, run.plan)
         while True:
@@ -190,11 +193,25 @@ class Explorer:
         return ctx, None
 
     def _decide(self, run: _Run, ctx: StepContext) -> Decision:
-        """The brain decides, unless the guard demands an escape from a loop."""
+        """The brain decides, unless the guard demands an escape from a loop.
+
+        When the brain says the sub-feature it works on is complete and the judge agrees, the
+        sub-feature is marked done and a return step (out of the dialog, or back) replaces the action,
+        so the next decision starts from where the sub-feature was entered (seed 001).
+        """
         if ctx.warning is not None and ctx.warning.kind is VerdictKind.ESCAPE:
             run.escapes += 1
             return _escape(ctx.warning, ctx)
-        return self.brain.decide(ctx)
+        decision = self.brain.decide(ctx)
+        feature = decision.sub_feature
+        if feature and feature != run.target.feature:
+            run.tree_feature(feature)
+        if decision.assessment.is_completed and feature and not decision.finished:
+            judgement = self.brain.judge(ctx)
+            if judgement.complete:
+                run.tree.set_status(feature, FeatureStatus.DONE, judgement.reason)
+                return _return_step(ctx, f"'{feature}' is complete ({judgement.reason})")
+        return decision
 
     def _finish(self, run: _Run, ctx: StepContext) -> _End:
         """The brain has nothing left to try: the judge says whether the feature is done."""
@@ -253,6 +270,16 @@ class Explorer:
 
 
 ESCAPE_PREFIX = "loop guard escape"
+RETURN_PREFIX = "return step"
+
+
+def _return_step(ctx: StepContext, why: str) -> Decision:
+    way_out = ctx.screen.dismiss_mark() if ctx.screen.has_dialog else None
+    if way_out is not None:
+        return Decision(
+            Action(ActionKind.TAP, way_out.number), f"{RETURN_PREFIX}: {why}; close via '{way_out.label}'"
+        )
+    return Decision(Action(ActionKind.BACK), f"{RETURN_PREFIX}: {why}; go back")
 
 
 def _tree_for(target: Target) -> FeatureTree:
@@ -300,6 +327,14 @@ class _Run:
         self.attempt: _Attempt | None = None
         self.pending: StepRecord | None = None
         self.change: RecordResult | None = None
+
+    def tree_feature(self, name: str) -> None:
+        """Focus the tree on sub-feature `name`, adding it under the feature when the brain found it."""
+        try:
+            self.tree.feature(name)
+        except TreeError:
+            self.tree.add_feature(name, parent=self.target.feature)
+        self.tree.focus(name)
 
     @property
     def pending_denial(self) -> str:

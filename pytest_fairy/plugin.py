@@ -6,7 +6,6 @@ The hooks stay thin; the work is done by `spec`, `explorer`, `store` and `report
 from __future__ import annotations
 
 import fnmatch
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -211,7 +210,8 @@ def fairy_explorer(
     store = request.config.stash[STORE_KEY]
     store.open_session(devices=list(fairy_config.devices), brain=fairy_config.brain)
     sinks: list[Any] = [store.item(item.nodeid), _HookSink(item)]
-    if request.config.option.verbose > 0 and not os.environ.get("PYTEST_XDIST_WORKER"):
+    # xdist workers have no terminal: their step lines would go nowhere.
+    if request.config.option.verbose > 0 and not hasattr(request.config, "workerinput"):
         sinks.append(_TerminalSink(request.config))
     if getattr(request.config.option, "allure_report_dir", None):
         spec = item.stash.get(FEATURE_KEY, None)

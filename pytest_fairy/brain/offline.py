@@ -9,7 +9,8 @@ the baseline an LLM brain has to beat.
 
 from __future__ import annotations
 
-from collections import defaultdict
+import re
+from collections import defaultdict, deque
 from dataclasses import dataclass
 
 from pytest_fairy.action import Action, ActionKind, Direction
@@ -18,9 +19,17 @@ from pytest_fairy.brain.relevance import overlap, tokens
 from pytest_fairy.guard import GuardVerdict
 from pytest_fairy.perception.layers import LayerKind
 from pytest_fairy.perception.screen import Mark, Screen
+from pytest_fairy.risk import risky_category
 from pytest_fairy.target import Target
 
 MAX_SCROLLS_PER_STATE = 3
+# Rows of a list that all open the same page are sampled this many times, not tapped one by one.
+FAMILY_SAMPLE = 2
+_REF_TEXT = re.compile(r"\[[^\]]*\]")
+TOGGLE_PENALTY = 15
+# Walking back to unfinished pages gives up after this many steps without finding new work.
+MAX_WALK_STEPS = 8
+NAVIGABLE = frozenset({ActionKind.TAP, ActionKind.LONG_TAP, ActionKind.BACK})
 FORM_FIRST_BONUS = 100
 # Labels that lead away rather than deeper: explored last, so the frontier of a page is spent first.
 LEAVING_WORDS = frozenset(
@@ -64,6 +73,8 @@ class Candidate:
     why: str
     ref: str = ""
     submits: bool = False
+    relevant: bool = False
+    toggle: bool = False
 
 
 class OfflineBrain:
@@ -74,9 +85,17 @@ class OfflineBrain:
         self._tried: defaultdict[str, set[str]] = defaultdict(set)
         self._tried_anywhere: defaultdict[str, int] = defaultdict(int)
         self._submits: defaultdict[str, set[str]] = defaultdict(set)
-        self._goal = ""
+        self._reopened: defaultdict[str, set[str]] = defaultdict(set)
+        self._family_led_to: defaultdict[str, list[str]] = defaultdict(list)
         self._scrolls: defaultdict[str, int] = defaultdict(int)
+        # What the brain has learnt of the app: state -> {action key: (next state, kind, ref)}, and how
+        # many untried elements each state had when last seen. Enough to walk back to unfinished pages.
+        self._edges: defaultdict[str, dict[str, tuple[str, ActionKind, str]]] = defaultdict(dict)
+        self._open: dict[str, int] = {}
+        self._last: tuple[str, str, ActionKind, str] | None = None
+        self._walks = 0
         self._root: str | None = None
+        self._goal = ""
         self._topic: frozenset[str] = frozenset()
         self._hints: frozenset[str] = frozenset()
 
@@ -89,27 +108,100 @@ class OfflineBrain:
 
     def decide(self, ctx: StepContext) -> Decision:
         state = ctx.state.key
+        self._learn(state)
         if self._root is None:
             self._root = state
         if ctx.screen.package != ctx.target.package and not ctx.screen.has_dialog:
-            return Decision(Action(ActionKind.RESTART), f"left the app (now in {ctx.screen.package or '?'})")
+            return self._chose(
+                state,
+                Action(ActionKind.RESTART),
+                "restart",
+                "",
+                f"left the app (now in {ctx.screen.package or '?'})",
+            )
         if _looping(ctx.warning):
             # The guard saw us going round: treat this page as spent and leave it.
             self._tried[state].update(c.key for c in self._candidates(ctx))
-        untried = [c for c in self._candidates(ctx) if c.key not in self._tried[state]]
+        untried = [c for c in self._candidates(ctx) if self._fresh(state, c)]
+        # Pages first, toggles later: a new page is worth more than a radio flipped on a known one, so
+        # toggles wait until no page with untried navigation is reachable.
+        leading = [
+            c for c in untried if not c.toggle or (c.relevant and c.action.kind is not ActionKind.SCROLL)
+        ]
+        self._open[state] = len(leading)
+        if leading:
+            self._walks = 0
+            return self._try(state, max(leading, key=lambda c: (c.score, -c.order)), ctx)
+        walk = self._walk(ctx)
+        if walk is not None:
+            return walk
         if untried:
-            best = max(untried, key=lambda c: (c.score, -c.order))
-            self._tried[state].add(best.key)
-            self._tried_anywhere[best.ref] += 1
-            if best.submits:
-                self._submits[state].add(best.key)
-            if best.action.kind is ActionKind.SCROLL:
-                self._scrolls[state] += 1
-            if best.action.kind is ActionKind.TYPE:
-                # A field filled: the page's submit buttons may do something new now.
-                self._tried[state] -= self._submits[state]
-            return Decision(best.action, best.why, sub_feature=ctx.plan.root)
+            return self._try(state, max(untried, key=lambda c: (c.score, -c.order)), ctx)
         return self._leave(ctx)
+
+    def _fresh(self, state: str, candidate: Candidate) -> bool:
+        """Worth trying here: not tried in this state, and either new anywhere or relevant to the goal.
+
+        The same element on a sibling page (the size options of every product) teaches nothing new,
+        unless the feature is about it.
+        """
+        if candidate.key in self._tried[state]:
+            return False
+        if candidate.relevant or candidate.key in self._reopened[state]:
+            return True
+        led_to = self._family_led_to[_family(candidate.ref)]
+        if len(led_to) >= FAMILY_SAMPLE and len(set(led_to)) == 1:
+            return False  # its siblings (rows of one list) all open the same page: one more will too
+        return self._tried_anywhere[candidate.ref] == 0
+
+    def _try(self, state: str, best: Candidate, ctx: StepContext) -> Decision:
+        self._tried[state].add(best.key)
+        self._tried_anywhere[best.ref] += 1
+        if best.submits:
+            self._submits[state].add(best.key)
+        if best.action.kind is ActionKind.SCROLL:
+            self._scrolls[state] += 1
+        if best.action.kind is ActionKind.TYPE:
+            # A field filled: the page's submit buttons may do something new now.
+            self._tried[state] -= self._submits[state]
+            self._reopened[state] |= self._submits[state]
+        return self._chose(state, best.action, best.key, best.ref, best.why, ctx.plan.root)
+
+    def _chose(self, state: str, action: Action, key: str, ref: str, why: str, feature: str = "") -> Decision:
+        self._last = (state, key, action.kind, ref)
+        return Decision(action, why, sub_feature=feature)
+
+    def _learn(self, state: str) -> None:
+        """Remember where the last action led, to find the way back to pages with work left."""
+        if self._last is not None:
+            before, key, kind, ref = self._last
+            if before != state and kind in NAVIGABLE:
+                self._edges[before][key] = (state, kind, ref)
+            if ref:
+                self._family_led_to[_family(ref)].append(state)
+        self._last = None
+
+    def _walk(self, ctx: StepContext) -> Decision | None:
+        """The first step of the shortest known path to a page that still has untried elements."""
+        if self._walks >= MAX_WALK_STEPS:
+            return None
+        start = ctx.state.key
+        queue: deque[tuple[str, tuple[str, ActionKind, str] | None]] = deque([(start, None)])
+        seen = {start}
+        while queue:
+            state, first = queue.popleft()
+            if state != start and self._open.get(state, 1) > 0 and first is not None:
+                key, kind, ref = first
+                action = _resolve(kind, ref, ctx.screen)
+                if action is None:
+                    return None
+                self._walks += 1
+                return self._chose(start, action, key, ref, f"walk back towards unfinished page {state[:40]}")
+            for key, (to, kind, ref) in self._edges[state].items():
+                if to not in seen:
+                    seen.add(to)
+                    queue.append((to, first or (key, kind, ref)))
+        return None
 
     def judge(self, ctx: StepContext) -> Judgement:
         if ctx.oracles_met:
@@ -125,21 +217,24 @@ class OfflineBrain:
         return Usage()
 
     def _leave(self, ctx: StepContext) -> Decision:
-        screen = ctx.screen
+        screen, state = ctx.screen, ctx.state.key
         if screen.has_dialog:
             way_out = screen.dismiss_mark()
-            key = f"dismiss|{way_out.ref}" if way_out else "dismiss|back"
-            if way_out is not None and key not in self._tried[ctx.state.key]:
-                self._tried[ctx.state.key].add(key)
-                return Decision(
-                    Action(ActionKind.TAP, way_out.number), f"dialog explored: close it via '{way_out.label}'"
+            key = f"tap|{way_out.ref}" if way_out else "back|"
+            if way_out is not None and key not in self._tried[state]:
+                self._tried[state].add(key)
+                action = Action(ActionKind.TAP, way_out.number)
+                return self._chose(
+                    state, action, key, way_out.ref, f"dialog explored: close it via '{way_out.label}'"
                 )
-            return Decision(Action(ActionKind.BACK), "dialog explored: back out of it")
-        if ctx.state.key == self._root:
+            return self._chose(state, Action(ActionKind.BACK), "back|", "", "dialog explored: back out of it")
+        if state == self._root:
             return Decision(None, "every element reachable from the start page has been tried")
         if ctx.last is not None and ctx.last.kind is OutcomeKind.NO_CHANGE and ctx.last.action == "back":
-            return Decision(Action(ActionKind.RESTART), "back does not leave this page: restart the app")
-        return Decision(Action(ActionKind.BACK), "page explored: go back")
+            return self._chose(
+                state, Action(ActionKind.RESTART), "restart", "", "back does not leave this page: restart"
+            )
+        return self._chose(state, Action(ActionKind.BACK), "back|", "", "page explored: go back")
 
     def _candidates(self, ctx: StepContext) -> list[Candidate]:
         screen, state = ctx.screen, ctx.state.key
@@ -165,6 +260,9 @@ class OfflineBrain:
 
     def _actions_for(self, mark: Mark, order: int, ctx: StepContext, *, commit: bool) -> list[Candidate]:
         node, label, ref = mark.node, mark.label, mark.ref
+        risk = risky_category(label) if label else None
+        if risk is not None and risk not in ctx.target.allowed_risks:
+            return []  # the policy would deny it: do not spend a step finding that out
         relevance = 3 * overlap(label, self._hints) + overlap(label, self._topic)
         score = relevance * 10 - self._tried_anywhere[ref] * 3 - (40 if _leaves(mark) else 0)
         if node.editable:
@@ -173,12 +271,18 @@ class OfflineBrain:
             searching = any(word in f"{node.resource_id} {label}".lower() for word in SEARCH_WORDS)
             action = Action(ActionKind.TYPE, mark.number, _plausible_text(mark, ctx.target))
             bonus = -15 if searching else FORM_FIRST_BONUS
-            return [Candidate(score + bonus, order, action, f"type|{ref}", f"fill '{label}'", ref)]
+            return [
+                Candidate(score + bonus, order, action, f"type|{ref}", f"fill '{label}'", ref, relevant=True)
+            ]
         if node.scrollable and not (node.clickable or node.checkable):
             action = Action(ActionKind.SCROLL, mark.number, direction=Direction.DOWN)
             key = f"scroll|{ref}|{self._scrolls[ctx.state.key]}"
-            return [Candidate(score - 20, order, action, key, f"scroll '{label or 'list'}' for more", ref)]
+            why = f"scroll '{label or 'list'}' for more"
+            return [Candidate(score - 20, order, action, key, why, ref, relevant=True, toggle=True)]
         submits = "Button" in node.class_name and not node.checkable
+        if node.checkable:
+            # A toggle changes the page's content, rarely the page: new pages first.
+            score -= TOGGLE_PENALTY
         why = f"unexplored element '{label}'"
         if relevance:
             why += f" matching the feature (relevance {relevance})"
@@ -186,7 +290,22 @@ class OfflineBrain:
             score += COMMIT_BONUS
             why = f"the option the goal names is chosen: confirm it with '{label}'"
         kind = ActionKind.LONG_TAP if node.long_clickable and not node.clickable else ActionKind.TAP
-        return [Candidate(score, order, Action(kind, mark.number), f"{kind}|{ref}", why, ref, submits)]
+        relevant = relevance > 0 or why.startswith("the option the goal names")
+        action = Action(kind, mark.number)
+        return [Candidate(score, order, action, f"{kind}|{ref}", why, ref, submits, relevant, node.checkable)]
+
+
+def _family(ref: str) -> str:
+    """The ref with its texts and ordinals taken out: the rows of one list share it."""
+    return _REF_TEXT.sub("[]", ref).split("#", 1)[0]
+
+
+def _resolve(kind: ActionKind, ref: str, screen: Screen) -> Action | None:
+    """A remembered action made concrete on this screen: by the element's stable ref, never by position."""
+    if kind is ActionKind.BACK:
+        return Action(ActionKind.BACK)
+    mark = screen.marks_by_ref.get(ref)
+    return Action(kind, mark.number) if mark is not None else None
 
 
 def _undoes(mark: Mark, chosen: set[int]) -> bool:

@@ -264,3 +264,32 @@ def test_usage_is_reported(food: VirtualDevice) -> None:
     result = Explorer(food, OfflineBrain()).explore(food_target(max_steps=2))
     assert result.usage == Usage()
     assert "tokens" not in result.figures()
+
+
+def test_completed_sub_feature_gets_a_return_step_and_is_marked_done(food: VirtualDevice) -> None:
+    """Seed 001's fix: once the dialog's sub-feature is judged complete, leave the dialog."""
+    from pytest_fairy.brain.base import Assessment
+    from pytest_fairy.tree import FeatureStatus
+
+    class Assessing(ScriptedBrain):
+        def decide(self, ctx: StepContext) -> Decision:
+            decision = super().decide(ctx)
+            done = ctx.step >= 3
+            return Decision(
+                decision.action,
+                decision.reasoning,
+                sub_feature="delivery-time dialog",
+                assessment=Assessment(is_completed=done, completion_rate=1.0 if done else 0.5),
+            )
+
+        def judge(self, ctx: StepContext) -> Judgement:
+            return Judgement(True, "both options seen")
+
+    sink = Collect()
+    brain = Assessing(["tap 麦乐送", "tap 预约送餐", "tap 尽快送达", "tap 预约送餐"])
+    result = Explorer(food, brain, sinks=[sink]).explore(food_target(sub_features=("delivery-time dialog",)))
+    third = sink.steps[2]
+    assert third.reasoning.startswith("return step: 'delivery-time dialog' is complete")
+    assert third.action is not None and third.action.endswith("确定")
+    assert "+dlg_" not in third.reached
+    assert result.tree.feature("delivery-time dialog").status is FeatureStatus.DONE
