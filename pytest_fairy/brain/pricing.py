@@ -1,0 +1,161 @@
+"""What LLM calls cost: prices per model and the running account of tokens and dollars.
+
+Prices are USD per million tokens, per token kind: uncached input, cache writes (5-minute and 1-hour
+lifetimes are priced differently), cache reads and output. A model is found by its exact id or by its
+id plus a dated snapshot suffix (`claude-haiku-4-5-20251001` is priced as `claude-haiku-4-5`); a model
+with no price is counted at zero cost with one warning per model and process, never a crash, so a new
+model works before this table knows it. Pass your own table through `ClaudeSettings.prices`.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from pytest_fairy.brain.base import Usage
+
+PER_TOKENS = 1_000_000
+_SNAPSHOT_SUFFIX = re.compile(r"-\d{8}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Price:
+    """USD per million tokens."""
+
+    input: float
+    output: float
+    cache_write_5m: float
+    cache_write_1h: float
+    cache_read: float
+
+
+def _standard(input_price: float, output_price: float, read_multiplier: float = 0.1) -> Price:
+    """The published multipliers: cache writes 1.25x (5 min) / 2x (1 h) of input, reads 0.1x."""
+    i = input_price
+    return Price(i, output_price, cache_write_5m=i * 1.25, cache_write_1h=i * 2.0,
+                 cache_read=i * read_multiplier)
+
+
+# From the pricing page (platform.claude.com/docs/en/about-claude/pricing) as last checked. Where a
+# model's cache-read rate departs from 0.1x it is given explicitly. Haiku 5.5 is billed at a higher rate
+# for prompts over 100k tokens; this brain's prompts are far below that, so only the lower band is here.
+DEFAULT_PRICES: Mapping[str, Price] = {
+    "claude-fable-5-1": _standard(10.0, 50.0, 0.025),
+    "claude-mythos-5-1": _standard(10.0, 50.0, 0.025),
+    "claude-fable-5": _standard(10.0, 50.0),
+    "claude-mythos-5": _standard(10.0, 50.0),
+    "claude-opus-5-5": _standard(4.0, 20.0, 0.05),
+    "claude-opus-5": _standard(5.0, 25.0),
+    "claude-opus-4-8": _standard(5.0, 25.0),
+    "claude-opus-4-7": _standard(5.0, 25.0),
+    "claude-opus-4-6": _standard(5.0, 25.0),
+    "claude-opus-4-5": _standard(5.0, 25.0),
+    "claude-opus-4-1": _standard(15.0, 75.0),
+    "claude-opus-4-0": _standard(15.0, 75.0),
+    "claude-opus-4": _standard(15.0, 75.0),
+    "claude-sonnet-5-5": _standard(2.0, 10.0, 0.05),
+    "claude-sonnet-5": _standard(2.0, 10.0),
+    "claude-sonnet-4-6": _standard(3.0, 15.0),
+    "claude-sonnet-4-5": _standard(3.0, 15.0),
+    "claude-sonnet-4-0": _standard(3.0, 15.0),
+    "claude-sonnet-4": _standard(3.0, 15.0),
+    "claude-3-7-sonnet": _standard(3.0, 15.0),
+    "claude-haiku-5-5": _standard(0.10, 0.50),
+    "claude-haiku-4-5": _standard(1.0, 5.0),
+    "claude-3-5-haiku": _standard(0.80, 4.0),
+}
+
+_warned: set[str] = set()
+_warned_lock = threading.Lock()
+
+
+class UnknownModelPrice(UserWarning):
+    """A model with no price: its calls are counted at zero cost."""
+
+
+def price_for(model: str, prices: Mapping[str, Price] = DEFAULT_PRICES) -> Price | None:
+    """The model's price: by its exact id, else by the id without a `-YYYYMMDD` snapshot suffix."""
+    if model in prices:
+        return prices[model]
+    return prices.get(_SNAPSHOT_SUFFIX.sub("", model))
+
+
+@dataclass(frozen=True, slots=True)
+class CallTokens:
+    """The usage block of one response, in the names of `Usage`."""
+
+    input_tokens: int
+    output_tokens: int
+    cache_write_tokens: int = 0
+    cache_read_tokens: int = 0
+
+    def cost(self, price: Price | None, *, cache_ttl: str = "5m") -> float:
+        if price is None:
+            return 0.0
+        write = price.cache_write_1h if cache_ttl == "1h" else price.cache_write_5m
+        dollars = (
+            self.input_tokens * price.input
+            + self.cache_write_tokens * write
+            + self.cache_read_tokens * price.cache_read
+            + self.output_tokens * price.output
+        )
+        return dollars / PER_TOKENS
+
+
+class Ledger:
+    """The running account of one brain: every call's tokens and cost, summed into a `Usage`."""
+
+    def __init__(
+        self, model: str, prices: Mapping[str, Price] = DEFAULT_PRICES, *, cache_ttl: str = "5m"
+    ) -> None:
+        self.model = model
+        self.cache_ttl = cache_ttl
+        self._price = price_for(model, prices)
+        self._usage = Usage()
+        self._lock = threading.Lock()
+
+    @property
+    def priced(self) -> bool:
+        return self._price is not None
+
+    def add(self, tokens: CallTokens) -> float:
+        """Account one call; returns its cost in USD (0 for a model with no price, with one warning)."""
+        if self._price is None:
+            _warn_once(self.model)
+        cost = tokens.cost(self._price, cache_ttl=self.cache_ttl)
+        with self._lock:
+            u = self._usage
+            self._usage = Usage(
+                calls=u.calls + 1,
+                input_tokens=u.input_tokens + tokens.input_tokens,
+                cache_write_tokens=u.cache_write_tokens + tokens.cache_write_tokens,
+                cache_read_tokens=u.cache_read_tokens + tokens.cache_read_tokens,
+                output_tokens=u.output_tokens + tokens.output_tokens,
+                cost_usd=u.cost_usd + cost,
+            )
+        return cost
+
+    def usage(self) -> Usage:
+        return self._usage
+
+
+def cache_read_share(usage: Usage) -> float:
+    """The part of all prompt tokens that was read from the cache (0.0 with no prompt tokens yet)."""
+    prompt = usage.input_tokens + usage.cache_write_tokens + usage.cache_read_tokens
+    return usage.cache_read_tokens / prompt if prompt else 0.0
+
+
+def _warn_once(model: str) -> None:
+    with _warned_lock:
+        if model in _warned:
+            return
+        _warned.add(model)
+    warnings.warn(
+        f"no price known for model {model!r}: its calls are counted at $0; "
+        "give its prices in ClaudeSettings.prices to enforce a cost budget",
+        UnknownModelPrice,
+        stacklevel=3,
+    )
