@@ -86,8 +86,10 @@ class GuardLimits:
         )
         for low, high in pairs:
             if not 1 <= getattr(self, low) <= getattr(self, high):
-                raise ValueError(f"GuardLimits: need 1 <= {low} <= {high}, got "
-                                 f"{getattr(self, low)} and {getattr(self, high)}")
+                raise ValueError(
+                    f"GuardLimits: need 1 <= {low} <= {high}, got "
+                    f"{getattr(self, low)} and {getattr(self, high)}"
+                )
         for name in ("max_steps", "max_escapes", "evidence_steps"):
             if getattr(self, name) < 1:
                 raise ValueError(f"GuardLimits: {name} must be at least 1, got {getattr(self, name)}")
@@ -189,8 +191,9 @@ class LoopGuard:
         for seen in self._recent:
             via = f" <- {seen.action_key}" if seen.action_key else ""
             mark = "" if seen.productive else " (nothing new)"
-            lines.append(f"  step {seen.step}: {seen.state.name} [visits {self._visits[seen.state.key]}]"
-                         f"{via}{mark}")
+            lines.append(
+                f"  step {seen.step}: {seen.state.name} [visits {self._visits[seen.state.key]}]{via}{mark}"
+            )
         if self._same_state_run > 1 and self._recent:
             lines.append(f"Same state {self._same_state_run} steps in a row: {self._recent[-1].state.name}")
         repeated = [(k, n) for k, n in self._action_repeats.most_common(3) if n > 1]
@@ -248,21 +251,38 @@ class LoopGuard:
             elif count >= warn:
                 found.append(_Signal(_Level.WARN, what))
 
-        loop(self._same_state_run, lim.same_state_warn, lim.same_state_escape,
-             f"{state.name} seen {self._same_state_run} steps in a row with nothing new")
+        loop(
+            self._same_state_run,
+            lim.same_state_warn,
+            lim.same_state_escape,
+            f"{state.name} seen {self._same_state_run} steps in a row with nothing new",
+        )
         cycles = self._oscillation_len // 2
         if cycles and previous is not None:
-            loop(cycles, lim.oscillation_warn_cycles, lim.oscillation_escape_cycles,
-                 f"oscillating between {previous.state.name} and {state.name} for {cycles} cycles")
+            loop(
+                cycles,
+                lim.oscillation_warn_cycles,
+                lim.oscillation_escape_cycles,
+                f"oscillating between {previous.state.name} and {state.name} for {cycles} cycles",
+            )
         if previous is not None and action_key:
             repeats = self._action_repeats[(previous.state.name, action_key)]
-            loop(repeats, lim.same_action_warn, lim.same_action_escape,
-                 f"'{action_key}' in {previous.state.name} repeated {repeats} times without effect")
+            loop(
+                repeats,
+                lim.same_action_warn,
+                lim.same_action_escape,
+                f"'{action_key}' in {previous.state.name} repeated {repeats} times without effect",
+            )
         stale = self._since_progress
         if stale >= lim.stagnation_warn:
             # One escape when crossing the escape mark, not one per step: the escape itself is no progress.
-            level = (_Level.STOP if stale >= lim.stagnation_stop
-                     else _Level.ESCAPE if stale == lim.stagnation_escape else _Level.WARN)
+            level = (
+                _Level.STOP
+                if stale >= lim.stagnation_stop
+                else _Level.ESCAPE
+                if stale == lim.stagnation_escape
+                else _Level.WARN
+            )
             found.append(_Signal(level, f"nothing new for {stale} steps"))
         if self._failures >= lim.failures_stop:
             found.append(_Signal(_Level.STOP, f"{self._failures} actions failed in a row"))

@@ -126,6 +126,7 @@ def evaluate(oracle: Oracle, obs: Observation) -> _Result:
 
 # ------------------------------------------------------------------------------------- screen conditions
 
+
 def screen_nodes(screen: Screen) -> Iterator[Node]:
     """The visible views text conditions look at (module doc)."""
     for layer in screen.layers:
@@ -142,7 +143,8 @@ def _names(nodes: Sequence[Node]) -> str:
 def _visible(screen: Screen, text: str) -> _Result:
     wanted = text.strip().casefold()
     found = [
-        node for node in screen_nodes(screen)
+        node
+        for node in screen_nodes(screen)
         if wanted in node.text.casefold() or wanted in node.content_desc.casefold()
     ]
     return _Result(bool(found), f"on screen: {_names(found)}" if found else f"no view shows {text!r}")
@@ -150,7 +152,8 @@ def _visible(screen: Screen, text: str) -> _Result:
 
 def _text_matches(screen: Screen, pattern: re.Pattern[str]) -> _Result:
     found = [
-        node for node in screen_nodes(screen)
+        node
+        for node in screen_nodes(screen)
         if pattern.search(node.text) or pattern.search(node.content_desc)
     ]
     if found:
@@ -192,8 +195,10 @@ def activity_matches(wanted: str, current: str, package: str) -> bool:
         return False
     if "/" in current:
         package, current = current.split("/", 1)
+
     def full(name: str) -> str:
         return package + name if name.startswith(".") else name
+
     current_full = full(current)
     if wanted.startswith("."):
         return current_full.endswith(wanted)
@@ -204,6 +209,7 @@ def activity_matches(wanted: str, current: str, package: str) -> bool:
 
 # ---------------------------------------------------------------------------------------- crash and ANR
 
+
 def _belongs(process: str, package: str) -> bool:
     # Apps may run extra processes named `package:name`; a crash there is the app's crash too.
     return process == package or process.startswith(package + ":")
@@ -212,7 +218,7 @@ def _belongs(process: str, package: str) -> bool:
 def _block(lines: list[str], start: int, tag: str, opener: str) -> list[str]:
     """The log lines of one crash / ANR report: `tag` lines after `start`, up to the next report."""
     block = [lines[start]]
-    for line in lines[start + 1: start + BLOCK_SCAN_LINES]:
+    for line in lines[start + 1 : start + BLOCK_SCAN_LINES]:
         if opener in line or len(block) >= MAX_EVIDENCE_LINES:
             break
         if tag in line:

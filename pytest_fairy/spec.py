@@ -294,7 +294,12 @@ class _LineLoader(yaml.SafeLoader):
         return self._value(path, node, (), lines, budget, frozenset()), lines
 
     def _value(
-        self, path: Path, node: yaml.Node, loc: Loc, lines: dict[Loc, int], budget: list[int],
+        self,
+        path: Path,
+        node: yaml.Node,
+        loc: Loc,
+        lines: dict[Loc, int],
+        budget: list[int],
         active: frozenset[int],
     ) -> Any:
         line = node.start_mark.line + 1
@@ -424,9 +429,17 @@ def _check(spec: Spec, path: Path, data: dict[str, Any], lines: dict[Loc, int]) 
 # ------------------------------------------------------------------------------------ error translation
 
 _EXPECTED = {
-    "string_type": "text", "int_type": "an integer", "float_type": "a number", "bool_type": "true or false",
-    "list_type": "a list", "tuple_type": "a list", "dict_type": "a mapping", "model_type": "a mapping",
-    "model_attributes_type": "a mapping", "path_type": "a file path", "enum": "one of the known values",
+    "string_type": "text",
+    "int_type": "an integer",
+    "float_type": "a number",
+    "bool_type": "true or false",
+    "list_type": "a list",
+    "tuple_type": "a list",
+    "dict_type": "a mapping",
+    "model_type": "a mapping",
+    "model_attributes_type": "a mapping",
+    "path_type": "a file path",
+    "enum": "one of the known values",
 }
 
 
@@ -434,8 +447,11 @@ def _translate(exc: ValidationError, path: Path, data: dict[str, Any], lines: di
     errors = exc.errors()
     # A list whose items all failed is also "too short"; the items' own errors say more.
     locs = [tuple(e["loc"]) for e in errors]
-    errors = [e for e, loc in zip(errors, locs, strict=True) if not any(
-        other[: len(loc)] == loc and len(other) > len(loc) for other in locs)]
+    errors = [
+        e
+        for e, loc in zip(errors, locs, strict=True)
+        if not any(other[: len(loc)] == loc and len(other) > len(loc) for other in locs)
+    ]
     problems = sorted(
         ((_line(lines, tuple(e["loc"]), missing=e["type"] == "missing"), n, e) for n, e in enumerate(errors)),
         # A missing key is often the other half of a misspelled one: report the misspelling first.

@@ -31,8 +31,7 @@ if TYPE_CHECKING:
 
 IGNORED_KINDS = frozenset({LayerKind.KEYBOARD, LayerKind.SYSTEM_UI})
 DIALOG_KINDS = frozenset(
-    {LayerKind.DIALOG, LayerKind.POPUP, LayerKind.BOTTOM_SHEET, LayerKind.PERMISSION,
-     LayerKind.SYSTEM_DIALOG}
+    {LayerKind.DIALOG, LayerKind.POPUP, LayerKind.BOTTOM_SHEET, LayerKind.PERMISSION, LayerKind.SYSTEM_DIALOG}
 )
 NAME_HASH_CHARS = 8
 _SEP = "\x1f"
@@ -64,13 +63,21 @@ class StateId:
         return self.name
 
     def to_dict(self) -> dict[str, str]:
-        return {"activity": self.activity, "structure_hash": self.structure_hash,
-                "dialog_hash": self.dialog_hash, "content_hash": self.content_hash}
+        return {
+            "activity": self.activity,
+            "structure_hash": self.structure_hash,
+            "dialog_hash": self.dialog_hash,
+            "content_hash": self.content_hash,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, str]) -> StateId:
-        return cls(data["activity"], data["structure_hash"], data.get("dialog_hash", ""),
-                   data.get("content_hash", ""))
+        return cls(
+            data["activity"],
+            data["structure_hash"],
+            data.get("dialog_hash", ""),
+            data.get("content_hash", ""),
+        )
 
 
 def short_activity(activity: str) -> str:
@@ -161,10 +168,18 @@ def identify(screen: Screen, identifier: StateIdentifier = _DEFAULT) -> StateId:
 
 
 def _flags(node: Node) -> str:
-    return "".join(flag for flag, on in (
-        ("c", node.clickable), ("l", node.long_clickable), ("k", node.checkable),
-        ("s", node.scrollable), ("e", node.editable), ("p", node.password),
-    ) if on)
+    return "".join(
+        flag
+        for flag, on in (
+            ("c", node.clickable),
+            ("l", node.long_clickable),
+            ("k", node.checkable),
+            ("s", node.scrollable),
+            ("e", node.editable),
+            ("p", node.password),
+        )
+        if on
+    )
 
 
 class _Walk:

@@ -228,15 +228,18 @@ class FeatureTree:
         current = self.current
         if current is None:
             return "Nothing explored yet."
-        lines = [f"{len(self.states)} states, {len(self.transitions)} transitions, {len(self._path)} steps.",
-                 f"Current: {self._label(current, lim)}, visits {current.visits}, "
-                 f"{_stay(self._path)} step(s) in a row here."]
+        lines = [
+            f"{len(self.states)} states, {len(self.transitions)} transitions, {len(self._path)} steps.",
+            f"Current: {self._label(current, lim)}, visits {current.visits}, "
+            f"{_stay(self._path)} step(s) in a row here.",
+        ]
         shown = self._relevant_states(lim.max_states)
         lines.append(f"States ({len(shown)} of {len(self.states)}, most relevant):")
         for info in shown:
             marker = "*" if info is current else "-"
-            lines.append(f" {marker} {self._label(info, lim)}: visits {info.visits}, "
-                         f"leads to {len(info.reachable)}")
+            lines.append(
+                f" {marker} {self._label(info, lim)}: visits {info.visits}, leads to {len(info.reachable)}"
+            )
         recent = [self.states[e.key].name for e in self.recent(lim.max_path)]
         lines.append("Recent path: " + " -> ".join(recent))
         features = self._all_features()
@@ -244,15 +247,17 @@ class FeatureTree:
             lines.append("Features:")
             for depth, feature in features[: lim.max_features]:
                 here = " <- current" if feature.name == self.current_feature else ""
-                lines.append(f"{'  ' * (depth + 1)}{_cut(feature.name, lim.max_title_chars * 2)} "
-                             f"[{feature.status.value}] ({len(feature.states)} states){here}")
+                lines.append(
+                    f"{'  ' * (depth + 1)}{_cut(feature.name, lim.max_title_chars * 2)} "
+                    f"[{feature.status.value}] ({len(feature.states)} states){here}"
+                )
             if len(features) > lim.max_features:
                 lines.append(f"  ... {len(features) - lim.max_features} more")
         text = "\n".join(lines)
         return text if len(text) <= lim.max_chars else text[: lim.max_chars - 4] + "\n..."
 
     def _label(self, info: StateInfo, lim: SummaryLimits) -> str:
-        title = f" \"{_cut(info.title, lim.max_title_chars)}\"" if info.title else ""
+        title = f' "{_cut(info.title, lim.max_title_chars)}"' if info.title else ""
         return f"{info.name}{title}{' [dialog]' if info.is_dialog else ''}"
 
     def _relevant_states(self, limit: int) -> list[StateInfo]:
@@ -275,11 +280,26 @@ class FeatureTree:
         return {
             "schema": SCHEMA,
             "version": SCHEMA_VERSION,
-            "states": [vars(info) | {"steps": list(info.steps), "reachable": list(info.reachable),
-                                     "contents": list(info.contents)} for info in self.states.values()],
-            "transitions": [{"from": t.from_key, "action": t.action, "action_key": t.action_key,
-                             "to": t.to_key, "step": t.step, "self_loop": t.self_loop}
-                            for t in self.transitions],
+            "states": [
+                vars(info)
+                | {
+                    "steps": list(info.steps),
+                    "reachable": list(info.reachable),
+                    "contents": list(info.contents),
+                }
+                for info in self.states.values()
+            ],
+            "transitions": [
+                {
+                    "from": t.from_key,
+                    "action": t.action,
+                    "action_key": t.action_key,
+                    "to": t.to_key,
+                    "step": t.step,
+                    "self_loop": t.self_loop,
+                }
+                for t in self.transitions
+            ],
             "path": [{"step": e.step, "key": e.key} for e in self._path],
             "features": [_feature_to_dict(f) for f in self.features],
             "current_feature": self.current_feature,
@@ -301,16 +321,19 @@ class FeatureTree:
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             raise TreeError(f"not a feature tree document (expected schema {SCHEMA!r})")
         if data.get("version") != SCHEMA_VERSION:
-            raise TreeError(f"feature tree version {data.get('version')!r} is not supported "
-                            f"(this pytest_fairy reads version {SCHEMA_VERSION})")
+            raise TreeError(
+                f"feature tree version {data.get('version')!r} is not supported "
+                f"(this pytest_fairy reads version {SCHEMA_VERSION})"
+            )
         tree = cls()
         try:
             for raw in data["states"]:
                 info = StateInfo(**raw)
                 tree.states[info.key] = info
             for raw in data["transitions"]:
-                t = Transition(raw["from"], raw["action"], raw["action_key"], raw["to"], raw["step"],
-                               raw["self_loop"])
+                t = Transition(
+                    raw["from"], raw["action"], raw["action_key"], raw["to"], raw["step"], raw["self_loop"]
+                )
                 tree.transitions.append(t)
                 tree._edges.add((t.from_key, t.action_key, t.to_key))
             tree._path = [PathEntry(raw["step"], raw["key"]) for raw in data["path"]]
@@ -325,15 +348,23 @@ class FeatureTree:
 
 
 def _feature_to_dict(feature: Feature) -> dict[str, Any]:
-    return {"name": feature.name, "status": feature.status.value,
-            "sub_features": [_feature_to_dict(s) for s in feature.sub_features],
-            "states": list(feature.states), "notes": list(feature.notes)}
+    return {
+        "name": feature.name,
+        "status": feature.status.value,
+        "sub_features": [_feature_to_dict(s) for s in feature.sub_features],
+        "states": list(feature.states),
+        "notes": list(feature.notes),
+    }
 
 
 def _feature_from_dict(raw: dict[str, Any]) -> Feature:
-    return Feature(raw["name"], FeatureStatus(raw["status"]),
-                   [_feature_from_dict(s) for s in raw["sub_features"]], list(raw["states"]),
-                   list(raw["notes"]))
+    return Feature(
+        raw["name"],
+        FeatureStatus(raw["status"]),
+        [_feature_from_dict(s) for s in raw["sub_features"]],
+        list(raw["states"]),
+        list(raw["notes"]),
+    )
 
 
 def _stay(path: list[PathEntry]) -> int:

@@ -78,42 +78,56 @@ def render_tree_svg(tree: FeatureTree, style: PictureStyle | None = None) -> str
     style = style or PictureStyle()
     layout = _layout(tree, style)
     family = "WenQuanYi Micro Hei, Noto Sans CJK SC, PingFang SC, Microsoft YaHei, sans-serif"
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{layout.width}" height="{layout.height}" '
-           f'viewBox="0 0 {layout.width} {layout.height}" font-family="{family}">',
-           '<defs>'
-           f'<marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
-           f'orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{style.edge}"/></marker>'
-           f'<marker id="arrow-path" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
-           f'orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{style.path_edge}"/></marker></defs>',
-           '<rect width="100%" height="100%" fill="white"/>',
-           f'<text x="{style.margin}" y="{style.margin}" font-size="{style.font_size + 2}" '
-           f'fill="{style.text}">{escape(layout.title)}</text>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{layout.width}" height="{layout.height}" '
+        f'viewBox="0 0 {layout.width} {layout.height}" font-family="{family}">',
+        "<defs>"
+        f'<marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
+        f'orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{style.edge}"/></marker>'
+        f'<marker id="arrow-path" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
+        f'orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{style.path_edge}"/></marker></defs>',
+        '<rect width="100%" height="100%" fill="white"/>',
+        f'<text x="{style.margin}" y="{style.margin}" font-size="{style.font_size + 2}" '
+        f'fill="{style.text}">{escape(layout.title)}</text>',
+    ]
     for edge in layout.edges:
         (x0, y0), (cx, cy), (x1, y1) = edge.points
         colour, width = (style.path_edge, 2.5) if edge.on_path else (style.edge, 1.2)
         marker = "arrow-path" if edge.on_path else "arrow"
-        out.append(f'<path d="M{x0:.1f},{y0:.1f} Q{cx:.1f},{cy:.1f} {x1:.1f},{y1:.1f}" fill="none" '
-                   f'stroke="{colour}" stroke-width="{width}" marker-end="url(#{marker})"/>')
+        out.append(
+            f'<path d="M{x0:.1f},{y0:.1f} Q{cx:.1f},{cy:.1f} {x1:.1f},{y1:.1f}" fill="none" '
+            f'stroke="{colour}" stroke-width="{width}" marker-end="url(#{marker})"/>'
+        )
     for edge in layout.edges:
         mx, my = _bezier(edge.points, 0.5)
-        out.append(f'<text x="{mx:.1f}" y="{my:.1f}" font-size="{style.label_size}" text-anchor="middle" '
-                   f'fill="{style.text}" stroke="white" stroke-width="3" paint-order="stroke">'
-                   f'{escape(edge.label)}</text>')
+        out.append(
+            f'<text x="{mx:.1f}" y="{my:.1f}" font-size="{style.label_size}" text-anchor="middle" '
+            f'fill="{style.text}" stroke="white" stroke-width="3" paint-order="stroke">'
+            f"{escape(edge.label)}</text>"
+        )
     for box in layout.boxes:
         fill, border, radius, width = _box_look(box, style)
         dashes = ' stroke-dasharray="6 3"' if box.info.is_dialog else ""
-        out.append(f'<rect x="{box.x}" y="{box.y}" width="{style.box_width}" height="{style.box_height}" '
-                   f'rx="{radius}" fill="{fill}" stroke="{border}" stroke-width="{width}"{dashes}/>')
+        out.append(
+            f'<rect x="{box.x}" y="{box.y}" width="{style.box_width}" height="{style.box_height}" '
+            f'rx="{radius}" fill="{fill}" stroke="{border}" stroke-width="{width}"{dashes}/>'
+        )
         for i, line in enumerate(_box_lines(box, style)):
             size = style.font_size - i * 2
-            out.append(f'<text x="{box.x + 10}" y="{box.y + 24 + i * 20}" font-size="{size}" '
-                       f'fill="{style.text}">{escape(line)}</text>')
+            out.append(
+                f'<text x="{box.x + 10}" y="{box.y + 24 + i * 20}" font-size="{size}" '
+                f'fill="{style.text}">{escape(line)}</text>'
+            )
         if box.loops:
             lx, ly = box.x + style.box_width, box.y + 12
-            out.append(f'<path d="M{lx},{ly} c22,-18 22,22 0,18" fill="none" stroke="{style.edge}" '
-                       f'stroke-width="1.5" marker-end="url(#arrow)"/>')
-            out.append(f'<text x="{lx + 20}" y="{ly - 2}" font-size="{style.label_size}" '
-                       f'fill="{style.text}">×{box.loops}</text>')
+            out.append(
+                f'<path d="M{lx},{ly} c22,-18 22,22 0,18" fill="none" stroke="{style.edge}" '
+                f'stroke-width="1.5" marker-end="url(#arrow)"/>'
+            )
+            out.append(
+                f'<text x="{lx + 20}" y="{ly - 2}" font-size="{style.label_size}" '
+                f'fill="{style.text}">×{box.loops}</text>'
+            )
     out.append("</svg>")
     return "\n".join(out)
 
@@ -123,8 +137,12 @@ def render_tree_png(tree: FeatureTree, style: PictureStyle | None = None) -> byt
     layout = _layout(tree, style)
     image = Image.new("RGB", (layout.width, layout.height), "white")
     draw = ImageDraw.Draw(image)
-    draw.text((style.margin, style.margin - style.font_size), layout.title, fill=style.text,
-              font=font(style.font_size + 2))
+    draw.text(
+        (style.margin, style.margin - style.font_size),
+        layout.title,
+        fill=style.text,
+        font=font(style.font_size + 2),
+    )
     for edge in layout.edges:
         colour, width = (style.path_edge, 3) if edge.on_path else (style.edge, 1)
         samples = [_bezier(edge.points, t / 16) for t in range(17)]
@@ -132,8 +150,13 @@ def render_tree_png(tree: FeatureTree, style: PictureStyle | None = None) -> byt
         _arrow_head(draw, samples[-2], samples[-1], colour)
     for box in layout.boxes:
         fill, border, radius, stroke = _box_look(box, style)
-        draw.rounded_rectangle((box.x, box.y, box.x + style.box_width, box.y + style.box_height),
-                               radius=radius, fill=fill, outline=border, width=math.ceil(stroke))
+        draw.rounded_rectangle(
+            (box.x, box.y, box.x + style.box_width, box.y + style.box_height),
+            radius=radius,
+            fill=fill,
+            outline=border,
+            width=math.ceil(stroke),
+        )
         for i, line in enumerate(_box_lines(box, style)):
             size = style.font_size - i * 2
             draw.text((box.x + 10, box.y + 8 + i * 20), line, fill=style.text, font=font(size))
@@ -154,9 +177,11 @@ def render_tree_png(tree: FeatureTree, style: PictureStyle | None = None) -> byt
 
 def _layout(tree: FeatureTree, style: PictureStyle) -> _Layout:
     path = tree.path
-    title = (f"Feature tree: {len(tree.states)} states, {len(tree.transitions)} transitions, "
-             f"{len(path)} steps. Boxes: screens; dashed: dialogs; blue arrows: the last "
-             f"{style.highlight_steps} steps")
+    title = (
+        f"Feature tree: {len(tree.states)} states, {len(tree.transitions)} transitions, "
+        f"{len(path)} steps. Boxes: screens; dashed: dialogs; blue arrows: the last "
+        f"{style.highlight_steps} steps"
+    )
     if not path:
         return _Layout(style.margin * 2 + 600, style.margin * 2 + style.header, title + " (empty)")
     rows = _rows(tree, style)
@@ -174,7 +199,7 @@ def _layout(tree: FeatureTree, style: PictureStyle) -> _Layout:
             boxes[key] = _Box(tree.states[key], x, y, key == start, key == current, loops[key])
     height = style.margin * 2 + style.header + len(rows) * pitch_y - style.gap_y
     layout = _Layout(width, height, title, list(boxes.values()))
-    recent = tree.transitions[-style.highlight_steps:]
+    recent = tree.transitions[-style.highlight_steps :]
     recent_from = recent[0].step if recent else 0
     actions: dict[tuple[str, str], Counter[str]] = {}
     on_path: set[tuple[str, str]] = set()
@@ -233,7 +258,7 @@ def _rows(tree: FeatureTree, style: PictureStyle) -> list[list[str]]:
     rows: list[list[str]] = []
     for level in sorted(layers):
         members = layers[level]
-        rows.extend(members[i:i + style.per_row] for i in range(0, len(members), style.per_row))
+        rows.extend(members[i : i + style.per_row] for i in range(0, len(members), style.per_row))
     return rows
 
 
@@ -251,8 +276,9 @@ def _border_point(box: _Box, towards: Point, style: PictureStyle) -> Point:
     dx, dy = towards[0] - cx, towards[1] - cy
     if dx == 0 and dy == 0:
         return cx, cy
-    scale = min(style.box_width / 2 / abs(dx) if dx else math.inf,
-                style.box_height / 2 / abs(dy) if dy else math.inf)
+    scale = min(
+        style.box_width / 2 / abs(dx) if dx else math.inf, style.box_height / 2 / abs(dy) if dy else math.inf
+    )
     return cx + dx * scale, cy + dy * scale
 
 
@@ -296,8 +322,10 @@ def _box_lines(box: _Box, style: PictureStyle) -> list[str]:
     room = style.box_width - 20
     marks = " (start)" if box.start else ""
     marks += " (now)" if box.current else ""
-    return [_fit(heading, room, style.font_size),
-            _fit(f"{info.visits} visits{marks} · {info.name}", room, style.font_size - 2)]
+    return [
+        _fit(heading, room, style.font_size),
+        _fit(f"{info.visits} visits{marks} · {info.name}", room, style.font_size - 2),
+    ]
 
 
 def _fit(text: str, room: float, size: int) -> str:

@@ -97,8 +97,11 @@ class ClaudeSettings:
 
     def context_limits(self) -> ContextLimits:
         return ContextLimits(
-            recent_k=self.recent_k, max_milestones=self.max_milestones, image_long_edge=self.image_long_edge,
-            jpeg_quality=self.jpeg_quality, max_screen_chars=self.max_screen_chars,
+            recent_k=self.recent_k,
+            max_milestones=self.max_milestones,
+            image_long_edge=self.image_long_edge,
+            jpeg_quality=self.jpeg_quality,
+            max_screen_chars=self.max_screen_chars,
             max_section_chars=self.max_section_chars,
         )
 
@@ -249,8 +252,9 @@ class ClaudeBrain:
                 limit = min(limit * s.truncation_growth, s.max_tokens_ceiling)
             except AnswerError as exc:
                 problem = str(exc)
-                correction = render("correction", tool=stage.value, previous=_quoted(message),
-                                    problem=problem)
+                correction = render(
+                    "correction", tool=stage.value, previous=_quoted(message), problem=problem
+                )
             log.info("claude %s: unusable answer (attempt %d): %s", stage, attempt + 1, problem)
             attempt_content = [*content, {"type": "text", "text": correction}]
         raise BrainError(
@@ -263,8 +267,10 @@ class ClaudeBrain:
             raise _Truncated()
         calls = [b for b in message.content if getattr(b, "type", "") == "tool_use"]
         if not calls:
-            raise AnswerError(f"you answered without calling a tool (stop reason {message.stop_reason}); "
-                              f"call the `{stage}` tool")
+            raise AnswerError(
+                f"you answered without calling a tool (stop reason {message.stop_reason}); "
+                f"call the `{stage}` tool"
+            )
         call = calls[0]
         if call.name != stage.value:
             raise AnswerError(f"you called `{call.name}`, but this step needs the `{stage}` tool")
@@ -275,7 +281,8 @@ class ClaudeBrain:
         s = self.settings
         choice: dict[str, Any] = (
             {"type": "tool", "name": stage.value, "disable_parallel_tool_use": True}
-            if s.force_tool else {"type": "auto", "disable_parallel_tool_use": True}
+            if s.force_tool
+            else {"type": "auto", "disable_parallel_tool_use": True}
         )
         options: dict[str, Any] = {}
         if s.disable_thinking:
@@ -283,9 +290,14 @@ class ClaudeBrain:
         messages: Any = self._sdk_client().messages  # the request is plain JSON-shaped dicts
         try:
             return messages.create(
-                model=s.model, max_tokens=max_tokens, system=self._system, tools=self._tools,
-                tool_choice=choice, messages=[{"role": "user", "content": content}],
-                timeout=s.timeout_seconds, **options,
+                model=s.model,
+                max_tokens=max_tokens,
+                system=self._system,
+                tools=self._tools,
+                tool_choice=choice,
+                messages=[{"role": "user", "content": content}],
+                timeout=s.timeout_seconds,
+                **options,
             )
         except sdk.APIError as exc:
             failure = exc
@@ -313,14 +325,21 @@ class ClaudeBrain:
     def _account(self, stage: Stage, message: Any) -> None:
         u = message.usage
         tokens = CallTokens(
-            input_tokens=u.input_tokens, output_tokens=u.output_tokens,
+            input_tokens=u.input_tokens,
+            output_tokens=u.output_tokens,
             cache_write_tokens=u.cache_creation_input_tokens or 0,
             cache_read_tokens=u.cache_read_input_tokens or 0,
         )
         cost = self._ledger.add(tokens)
-        log.debug("claude %s: in %d, cache write %d, cache read %d, out %d tokens, $%.5f", stage,
-                  tokens.input_tokens, tokens.cache_write_tokens, tokens.cache_read_tokens,
-                  tokens.output_tokens, cost)
+        log.debug(
+            "claude %s: in %d, cache write %d, cache read %d, out %d tokens, $%.5f",
+            stage,
+            tokens.input_tokens,
+            tokens.cache_write_tokens,
+            tokens.cache_read_tokens,
+            tokens.output_tokens,
+            cost,
+        )
 
 
 def _sdk() -> Any:

@@ -171,8 +171,11 @@ class MessageBuilder:
     def plan(self, target: Target, screen: Screen, som_jpeg: bytes = b"") -> list[Block]:
         images = self._images(som_jpeg)
         text = render(
-            "plan", **self._target(target), sub_features=listing(target.sub_features),
-            screen_title=screen.title, screenshot_note=self._note(images, immediate=False),
+            "plan",
+            **self._target(target),
+            sub_features=listing(target.sub_features),
+            screen_title=screen.title,
+            screenshot_note=self._note(images, immediate=False),
             screen_text=cut(screen.text, self.limits.max_screen_chars),
         )
         return [*images, _text(text)]
@@ -181,9 +184,14 @@ class MessageBuilder:
         images = self._images(ctx.immediate_jpeg, ctx.som_jpeg)
         lim = self.limits
         text = render(
-            "step", **self._target(ctx.target), **self._plan(ctx.plan), **self._screen(ctx, images),
-            **self._memory(ctx, memory), step=ctx.step,
-            unmet_oracles=listing(ctx.unmet_oracles), current_sub_feature=memory.current or ctx.plan.root,
+            "step",
+            **self._target(ctx.target),
+            **self._plan(ctx.plan),
+            **self._screen(ctx, images),
+            **self._memory(ctx, memory),
+            step=ctx.step,
+            unmet_oracles=listing(ctx.unmet_oracles),
+            current_sub_feature=memory.current or ctx.plan.root,
             last_outcome=str(ctx.last) if ctx.last else "(this is the first step)",
             denial=f"Denied by policy: {ctx.denial}" if ctx.denial else "",
             recent_states=cut(ctx.recent_states, lim.max_section_chars) or NONE,
@@ -197,33 +205,51 @@ class MessageBuilder:
             oracle_status = "all done-when conditions hold on this screen"
         else:
             oracle_status = "not yet seen: " + listing(ctx.unmet_oracles) if ctx.unmet_oracles else NONE
-        text = render("judge", **self._target(ctx.target), **self._screen(ctx, images),
-                      **self._memory(ctx, memory), step=ctx.step, oracle_status=oracle_status)
+        text = render(
+            "judge",
+            **self._target(ctx.target),
+            **self._screen(ctx, images),
+            **self._memory(ctx, memory),
+            step=ctx.step,
+            oracle_status=oracle_status,
+        )
         return [*images, _text(text)]
 
     def summary(self, target: Target, story: str, memory: RunMemory) -> list[Block]:
         text = render(
-            "summary", **self._target(target), sub_features=listing(target.sub_features),
-            story=cut(story, self.limits.max_story_chars), progress=memory.progress(memory.last_step + 1),
+            "summary",
+            **self._target(target),
+            sub_features=listing(target.sub_features),
+            story=cut(story, self.limits.max_story_chars),
+            progress=memory.progress(memory.last_step + 1),
             milestones=memory.milestones_text(),
         )
         return [_text(text)]
 
     def _target(self, target: Target) -> dict[str, object]:
         return {
-            "app_name": target.app_name, "package": target.package, "description": target.description or NONE,
-            "feature": target.feature, "goal": target.goal, "start": target.start or NONE,
-            "done_hints": listing(target.done_hints), "max_steps": target.max_steps,
+            "app_name": target.app_name,
+            "package": target.package,
+            "description": target.description or NONE,
+            "feature": target.feature,
+            "goal": target.goal,
+            "start": target.start or NONE,
+            "done_hints": listing(target.done_hints),
+            "max_steps": target.max_steps,
         }
 
     def _plan(self, plan: Plan) -> dict[str, object]:
         steps = "\n".join(f"{i}. {s}" for i, s in enumerate(plan.steps, 1))
-        return {"plan_root": plan.root, "plan_sub_features": listing(plan.sub_features),
-                "plan_steps": ("\n" + cut(steps, self.limits.max_section_chars)) if steps else NONE}
+        return {
+            "plan_root": plan.root,
+            "plan_sub_features": listing(plan.sub_features),
+            "plan_steps": ("\n" + cut(steps, self.limits.max_section_chars)) if steps else NONE,
+        }
 
     def _screen(self, ctx: StepContext, images: list[Block]) -> dict[str, object]:
         return {
-            "screen_title": ctx.screen.title, "state_name": ctx.state.name,
+            "screen_title": ctx.screen.title,
+            "state_name": ctx.state.name,
             "dialog_note": ", a dialog is open" if ctx.screen.has_dialog else "",
             "screenshot_note": self._note(images, immediate=bool(ctx.immediate_jpeg)),
             "screen_text": cut(ctx.screen.text, self.limits.max_screen_chars),
@@ -234,11 +260,17 @@ class MessageBuilder:
         warning = ""
         if ctx.warning is not None:
             w = ctx.warning
-            warning = render("warning", kind=w.kind.value, reason=cut(w.reason, lim.max_section_chars),
-                             evidence=cut(w.evidence, lim.max_section_chars))
+            warning = render(
+                "warning",
+                kind=w.kind.value,
+                reason=cut(w.reason, lim.max_section_chars),
+                evidence=cut(w.evidence, lim.max_section_chars),
+            )
         return {
-            "progress": memory.progress(ctx.step), "milestones": memory.milestones_text(),
-            "transitions": memory.transitions_text(), "guard_warning": warning,
+            "progress": memory.progress(ctx.step),
+            "milestones": memory.milestones_text(),
+            "transitions": memory.transitions_text(),
+            "guard_warning": warning,
             "tree_summary": cut(ctx.tree_summary, lim.max_section_chars) or NONE,
         }
 

@@ -35,8 +35,9 @@ class Price:
 def _standard(input_price: float, output_price: float, read_multiplier: float = 0.1) -> Price:
     """The published multipliers: cache writes 1.25x (5 min) / 2x (1 h) of input, reads 0.1x."""
     i = input_price
-    return Price(i, output_price, cache_write_5m=i * 1.25, cache_write_1h=i * 2.0,
-                 cache_read=i * read_multiplier)
+    return Price(
+        i, output_price, cache_write_5m=i * 1.25, cache_write_1h=i * 2.0, cache_read=i * read_multiplier
+    )
 
 
 # From the pricing page (platform.claude.com/docs/en/about-claude/pricing) as last checked. Where a

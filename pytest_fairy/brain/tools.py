@@ -40,75 +40,134 @@ VERDICTS = ("pass", "fail", "continue")
 
 
 def _obj(properties: dict[str, JsonSchema]) -> JsonSchema:
-    return {"type": "object", "properties": properties, "required": list(properties),
-            "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
 
 
 def _str(description: str) -> JsonSchema:
     return {"type": "string", "description": description}
 
 
-_PLAN = _obj({
-    "thought": _str("How the feature is likely organised in this app, judged from the first screen."),
-    "root_feature": _str("The feature under test, as named in the target."),
-    "sub_features": {"type": "array", "description": "The parts of the feature worth exploring, in order.",
-                     "items": _obj({"name": _str("Short name."), "description": _str("What it covers.")})},
-    "steps": {"type": "array", "description": "The first steps: an instruction and what it should reach.",
-              "items": _obj({"instruction": _str("What to do, naming marks as [n] where useful."),
-                             "sub_goal": _str("What the step should reach or show.")})},
-})
+_PLAN = _obj(
+    {
+        "thought": _str("How the feature is likely organised in this app, judged from the first screen."),
+        "root_feature": _str("The feature under test, as named in the target."),
+        "sub_features": {
+            "type": "array",
+            "description": "The parts of the feature worth exploring, in order.",
+            "items": _obj({"name": _str("Short name."), "description": _str("What it covers.")}),
+        },
+        "steps": {
+            "type": "array",
+            "description": "The first steps: an instruction and what it should reach.",
+            "items": _obj(
+                {
+                    "instruction": _str("What to do, naming marks as [n] where useful."),
+                    "sub_goal": _str("What the step should reach or show."),
+                }
+            ),
+        },
+    }
+)
 
-_NEXT_ACTION = _obj({
-    "observation": _str("What the screen shows that matters for the feature, in one or two sentences."),
-    "kind": {"type": "string", "enum": [*(k.value for k in ActionKind), DONE],
-             "description": "The action. `done` = the feature is explored as far as it goes."},
-    "mark": {"type": ["integer", "null"],
-             "description": "The [n] mark number to act on: required for tap, long_tap and type; for scroll "
-                            "the list to scroll (null = the whole screen); else null. Never a coordinate."},
-    "text": {"type": ["string", "null"], "description": "The text to type (type only), else null."},
-    "direction": {"type": ["string", "null"], "enum": [*(d.value for d in Direction), None],
-                  "description": "For scroll: where the content should move into view ('down' shows what is "
-                                 "below). Null otherwise."},
-    "why": _str("Why this action, in one sentence."),
-    "expected": _str("What the screen should show after it."),
-    "sub_feature": _str("The sub-feature this action explores."),
-    "assessment": _obj({
-        "is_completed": {"type": "boolean", "description": "Whether the current sub-feature is explored."},
-        "completion_rate": {"type": "integer", "description": "Percent explored, 0 to 100."},
-        "reason": _str("What has and has not been covered."),
-        "should_return": {"type": "boolean", "description": "Whether to leave this page for its parent."},
-        "next_action_type": {"type": "string", "enum": list(NEXT_ACTION_TYPES)},
-    }),
-})
+_NEXT_ACTION = _obj(
+    {
+        "observation": _str("What the screen shows that matters for the feature, in one or two sentences."),
+        "kind": {
+            "type": "string",
+            "enum": [*(k.value for k in ActionKind), DONE],
+            "description": "The action. `done` = the feature is explored as far as it goes.",
+        },
+        "mark": {
+            "type": ["integer", "null"],
+            "description": "The [n] mark number to act on: required for tap, long_tap and type; for scroll "
+            "the list to scroll (null = the whole screen); else null. Never a coordinate.",
+        },
+        "text": {"type": ["string", "null"], "description": "The text to type (type only), else null."},
+        "direction": {
+            "type": ["string", "null"],
+            "enum": [*(d.value for d in Direction), None],
+            "description": "For scroll: where the content should move into view ('down' shows what is "
+            "below). Null otherwise.",
+        },
+        "why": _str("Why this action, in one sentence."),
+        "expected": _str("What the screen should show after it."),
+        "sub_feature": _str("The sub-feature this action explores."),
+        "assessment": _obj(
+            {
+                "is_completed": {
+                    "type": "boolean",
+                    "description": "Whether the current sub-feature is explored.",
+                },
+                "completion_rate": {"type": "integer", "description": "Percent explored, 0 to 100."},
+                "reason": _str("What has and has not been covered."),
+                "should_return": {
+                    "type": "boolean",
+                    "description": "Whether to leave this page for its parent.",
+                },
+                "next_action_type": {"type": "string", "enum": list(NEXT_ACTION_TYPES)},
+            }
+        ),
+    }
+)
 
-_JUDGE = _obj({
-    "phase_completed": {"type": "boolean", "description": "Whether the current sub-feature is done."},
-    "feature_completed": {"type": "boolean", "description": "Whether the whole feature's goal is reached."},
-    "verdict": {"type": "string", "enum": list(VERDICTS),
-                "description": "pass: the goal is reached and works; fail: an app defect was seen (give "
-                               "findings with evidence); continue: not finished yet."},
-    "reason": _str("The grounds for the verdict, citing what the screen shows."),
-    "findings": {"type": "array", "description": "App defects seen, each with its evidence. Empty if none.",
-                 "items": _obj({"kind": _str("e.g. functional, ui, crash, text"),
-                                "message": _str("The defect in one sentence."),
-                                "evidence": _str("What on the screen or in the run shows it.")})},
-})
+_JUDGE = _obj(
+    {
+        "phase_completed": {"type": "boolean", "description": "Whether the current sub-feature is done."},
+        "feature_completed": {
+            "type": "boolean",
+            "description": "Whether the whole feature's goal is reached.",
+        },
+        "verdict": {
+            "type": "string",
+            "enum": list(VERDICTS),
+            "description": "pass: the goal is reached and works; fail: an app defect was seen (give "
+            "findings with evidence); continue: not finished yet.",
+        },
+        "reason": _str("The grounds for the verdict, citing what the screen shows."),
+        "findings": {
+            "type": "array",
+            "description": "App defects seen, each with its evidence. Empty if none.",
+            "items": _obj(
+                {
+                    "kind": _str("e.g. functional, ui, crash, text"),
+                    "message": _str("The defect in one sentence."),
+                    "evidence": _str("What on the screen or in the run shows it."),
+                }
+            ),
+        },
+    }
+)
 
-_SUMMARIZE = _obj({
-    "summary": _str("The final report of the exploration in Markdown: what was explored, how it went, "
-                    "the verdict and why."),
-    "highlights": {"type": "array", "items": {"type": "string"}, "description": "Key results."},
-    "issues": {"type": "array", "items": {"type": "string"},
-               "description": "Defects or doubts worth a person's look. Empty if none."},
-})
+_SUMMARIZE = _obj(
+    {
+        "summary": _str(
+            "The final report of the exploration in Markdown: what was explored, how it went, "
+            "the verdict and why."
+        ),
+        "highlights": {"type": "array", "items": {"type": "string"}, "description": "Key results."},
+        "issues": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Defects or doubts worth a person's look. Empty if none.",
+        },
+    }
+)
 
 SCHEMAS: dict[Stage, JsonSchema] = {
-    Stage.PLAN: _PLAN, Stage.NEXT_ACTION: _NEXT_ACTION, Stage.JUDGE: _JUDGE, Stage.SUMMARIZE: _SUMMARIZE,
+    Stage.PLAN: _PLAN,
+    Stage.NEXT_ACTION: _NEXT_ACTION,
+    Stage.JUDGE: _JUDGE,
+    Stage.SUMMARIZE: _SUMMARIZE,
 }
 DESCRIPTIONS: dict[Stage, str] = {
     Stage.PLAN: "Give the initial exploration plan: the feature's structure and the first steps.",
     Stage.NEXT_ACTION: "Choose the next action on the current screen, by mark number, with a completion "
-                       "assessment of the current sub-feature.",
+    "assessment of the current sub-feature.",
     Stage.JUDGE: "Judge whether the feature is complete and working, with findings and evidence.",
     Stage.SUMMARIZE: "Write the final summary of the exploration.",
 }
@@ -130,8 +189,13 @@ def cache_control(ttl: str) -> dict[str, str]:
 
 
 _TYPES: dict[str, tuple[type, ...]] = {
-    "object": (dict,), "array": (list,), "string": (str,), "boolean": (bool,),
-    "integer": (int,), "number": (int, float), "null": (type(None),),
+    "object": (dict,),
+    "array": (list,),
+    "string": (str,),
+    "boolean": (bool,),
+    "integer": (int,),
+    "number": (int, float),
+    "null": (type(None),),
 }
 
 
@@ -170,8 +234,15 @@ def _kind(value: Any) -> str:
 
 
 def json_repr(value: Any) -> str:
-    return "null" if value is None else repr(value) if isinstance(value, str) else str(value).lower() \
-        if isinstance(value, bool) else str(value)
+    return (
+        "null"
+        if value is None
+        else repr(value)
+        if isinstance(value, str)
+        else str(value).lower()
+        if isinstance(value, bool)
+        else str(value)
+    )
 
 
 def checked(stage: Stage, tool_input: Any) -> dict[str, Any]:
@@ -186,9 +257,11 @@ def read_plan(tool_input: dict[str, Any], target_feature: str) -> Plan:
     data = checked(Stage.PLAN, tool_input)
     subs = tuple(s["name"].strip() for s in data["sub_features"] if s["name"].strip())
     steps = tuple(
-        f"{s['instruction'].strip()} -> {s['sub_goal'].strip()}" if s["sub_goal"].strip()
+        f"{s['instruction'].strip()} -> {s['sub_goal'].strip()}"
+        if s["sub_goal"].strip()
         else s["instruction"].strip()
-        for s in data["steps"] if s["instruction"].strip()
+        for s in data["steps"]
+        if s["instruction"].strip()
     )
     return Plan(root=data["root_feature"].strip() or target_feature, sub_features=subs, steps=steps)
 
@@ -200,13 +273,17 @@ def read_decision(tool_input: dict[str, Any], screen: Screen) -> Decision:
     if not 0 <= rate <= 100:
         raise AnswerError(f"assessment.completion_rate must be a percent from 0 to 100, got {rate}")
     assessment = Assessment(
-        is_completed=a["is_completed"], completion_rate=rate / 100, reason=a["reason"],
-        should_return=a["should_return"], next_action_type=a["next_action_type"],
+        is_completed=a["is_completed"],
+        completion_rate=rate / 100,
+        reason=a["reason"],
+        should_return=a["should_return"],
+        next_action_type=a["next_action_type"],
     )
     reasoning = data["why"] if not data["observation"] else f"{data['why']} (seen: {data['observation']})"
     action = None if data["kind"] == DONE else _action(data, screen)
-    return Decision(action, reasoning, expected=data["expected"], sub_feature=data["sub_feature"],
-                    assessment=assessment)
+    return Decision(
+        action, reasoning, expected=data["expected"], sub_feature=data["sub_feature"], assessment=assessment
+    )
 
 
 def _action(data: dict[str, Any], screen: Screen) -> Action:
@@ -225,8 +302,12 @@ def _action(data: dict[str, Any], screen: Screen) -> Action:
     direction = Direction(data["direction"]) if data["direction"] else None
     if kind is ActionKind.SCROLL and direction is None:
         raise AnswerError("scroll needs a direction: " + ", ".join(d.value for d in Direction))
-    return Action(kind, mark, text if kind is ActionKind.TYPE else None,
-                  direction if kind is ActionKind.SCROLL else None)
+    return Action(
+        kind,
+        mark,
+        text if kind is ActionKind.TYPE else None,
+        direction if kind is ActionKind.SCROLL else None,
+    )
 
 
 def _valid_marks(count: int) -> str:

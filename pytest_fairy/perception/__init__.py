@@ -9,6 +9,14 @@ from .layers import Layer, LayerKind, detect_layers
 from .screen import Mark, Screen, build_screen
 
 __all__ = [
-    "Bounds", "Layer", "LayerKind", "Mark", "Node", "PerceptionError", "Screen", "build_screen",
-    "detect_layers", "parse_hierarchy",
+    "Bounds",
+    "Layer",
+    "LayerKind",
+    "Mark",
+    "Node",
+    "PerceptionError",
+    "Screen",
+    "build_screen",
+    "detect_layers",
+    "parse_hierarchy",
 ]

@@ -119,7 +119,7 @@ class _Writer:
             j = i + 1
             while j < len(items) and _signature(items[j]) == _signature(items[i]):
                 j += 1
-            run = items[i:j] if j - i >= MERGE_MIN_RUN else items[i:i + 1]
+            run = items[i:j] if j - i >= MERGE_MIN_RUN else items[i : i + 1]
             shown = run[:MERGE_SHOW] if len(run) >= MERGE_MIN_RUN else run
             for item in shown:
                 if self.heading and not _actionable(item.node) and _label_text(item.node) == self.heading:
@@ -128,7 +128,7 @@ class _Writer:
                     self.lines.append(indent + self.line(item))
                 self.write(item.children, level + 1)
             if len(run) > len(shown):
-                self.lines.append(indent + self.tail(run[len(shown):]))
+                self.lines.append(indent + self.tail(run[len(shown) :]))
             i += len(run)
 
     def tail(self, hidden: list[_Item]) -> str:
@@ -146,7 +146,9 @@ class _Writer:
             if number is not None:
                 listed.add(number)
         rest = sorted(
-            self.numbers[id(n)] for item in hidden for n in _nodes(item)
+            self.numbers[id(n)]
+            for item in hidden
+            for n in _nodes(item)
             if id(n) in self.numbers and self.numbers[id(n)] not in listed
         )
         text = f"… and {len(hidden)} more like it"

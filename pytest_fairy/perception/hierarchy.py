@@ -126,8 +126,16 @@ class Node:
 
 
 _BOOL_ATTRS = (
-    "checkable", "checked", "clickable", "enabled", "focusable", "focused", "scrollable",
-    "long-clickable", "password", "selected",
+    "checkable",
+    "checked",
+    "clickable",
+    "enabled",
+    "focusable",
+    "focused",
+    "scrollable",
+    "long-clickable",
+    "password",
+    "selected",
 )
 
 

@@ -59,20 +59,41 @@ Z_RANK: dict[LayerKind, int] = {
 }
 
 PERMISSION_PACKAGES = frozenset(
-    {"com.android.permissioncontroller", "com.google.android.permissioncontroller",
-     "com.android.packageinstaller", "com.google.android.packageinstaller"}
+    {
+        "com.android.permissioncontroller",
+        "com.google.android.permissioncontroller",
+        "com.android.packageinstaller",
+        "com.google.android.packageinstaller",
+    }
 )
 SYSTEM_DIALOG_PACKAGES = frozenset({"android"})
 SYSTEM_UI_PACKAGES = frozenset({"com.android.systemui"})
 LAUNCHER_PACKAGES = frozenset(
-    {"com.android.launcher", "com.android.launcher3", "com.google.android.apps.nexuslauncher",
-     "com.miui.home", "com.huawei.android.launcher", "com.sec.android.app.launcher",
-     "com.oppo.launcher", "com.bbk.launcher2", "com.hihonor.android.launcher", "net.oneplus.launcher"}
+    {
+        "com.android.launcher",
+        "com.android.launcher3",
+        "com.google.android.apps.nexuslauncher",
+        "com.miui.home",
+        "com.huawei.android.launcher",
+        "com.sec.android.app.launcher",
+        "com.oppo.launcher",
+        "com.bbk.launcher2",
+        "com.hihonor.android.launcher",
+        "net.oneplus.launcher",
+    }
 )
 IME_PACKAGES = frozenset(
-    {"com.google.android.inputmethod.latin", "com.android.inputmethod.latin", "com.sohu.inputmethod.sogou",
-     "com.baidu.input", "com.iflytek.inputmethod", "com.samsung.android.honeyboard",
-     "com.touchtype.swiftkey", "com.tencent.wetype", "com.google.android.apps.inputmethod.hindi"}
+    {
+        "com.google.android.inputmethod.latin",
+        "com.android.inputmethod.latin",
+        "com.sohu.inputmethod.sogou",
+        "com.baidu.input",
+        "com.iflytek.inputmethod",
+        "com.samsung.android.honeyboard",
+        "com.touchtype.swiftkey",
+        "com.tencent.wetype",
+        "com.google.android.apps.inputmethod.hindi",
+    }
 )
 # Substrings of a package name that mark a launcher / input method not listed above.
 LAUNCHER_HINT = "launcher"
@@ -128,8 +149,10 @@ def screen_bounds(windows: list[Node]) -> Bounds:
     if not windows:
         return Bounds(0, 0, 0, 0)
     return Bounds(
-        min(w.bounds.left for w in windows), min(w.bounds.top for w in windows),
-        max(w.bounds.right for w in windows), max(w.bounds.bottom for w in windows),
+        min(w.bounds.left for w in windows),
+        min(w.bounds.top for w in windows),
+        max(w.bounds.right for w in windows),
+        max(w.bounds.bottom for w in windows),
     )
 
 
@@ -177,8 +200,11 @@ def _has_content(node: Node) -> bool:
 
 def _is_scrim(node: Node, overlay: Bounds) -> bool:
     """An empty view as large as the overlay: the dim background (often clickable, to dismiss)."""
-    return not node.children and not node.text and not node.content_desc and (
-        node.bounds.area >= OVERLAY_MIN_COVER * overlay.area
+    return (
+        not node.children
+        and not node.text
+        and not node.content_desc
+        and (node.bounds.area >= OVERLAY_MIN_COVER * overlay.area)
     )
 
 
@@ -238,8 +264,10 @@ def _in_window_overlays(app_root: Node, screen: Bounds) -> list[tuple[Node, Laye
         node = stack.pop()
         matched = False
         parent = node.parent
-        if node is not app_root and parent is not None and (
-            node.bounds.area >= OVERLAY_MIN_COVER * app_root.bounds.area > 0
+        if (
+            node is not app_root
+            and parent is not None
+            and (node.bounds.area >= OVERLAY_MIN_COVER * app_root.bounds.area > 0)
         ):
             position = next(i for i, c in enumerate(parent.children) if c is node)
             if any(_has_content(sibling) for sibling in parent.children[:position]):
@@ -279,9 +307,14 @@ def detect_layers(windows: list[Node], app_package: str = "") -> list[Layer]:
     if candidates:
         base = max(
             candidates,
-            key=lambda r: (bool(app_package) and r.package == app_package, not _overlay_shaped(r, screen),
-                           r.bounds.area,
-                           -r.bounds.top, r.package, _fingerprint(r)),
+            key=lambda r: (
+                bool(app_package) and r.package == app_package,
+                not _overlay_shaped(r, screen),
+                r.bounds.area,
+                -r.bounds.top,
+                r.package,
+                _fingerprint(r),
+            ),
         )
         overlays = _in_window_overlays(base, screen)
         layers.append(Layer(LayerKind.APP, base, base.package, tuple(node for node, _ in overlays)))

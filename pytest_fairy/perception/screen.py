@@ -29,10 +29,33 @@ DISMISS_LABEL_MAX = 12  # longer labels are sentences, not buttons: only matched
 
 # The ways out of a dialog, as groups of words; a group earlier in a preference list is chosen first.
 CLOSE = ("关闭", "close", "×", "x", "✕", "✖", "dismiss", "收起")
-CANCEL = ("取消", "cancel", "暂不", "以后再说", "稍后", "not now", "later", "no thanks", "跳过", "skip",
-          "negative")
-ACKNOWLEDGE = ("知道了", "我知道了", "好的", "好", "确定", "确认", "ok", "got it", "完成", "done", "confirm",
-               "positive")
+CANCEL = (
+    "取消",
+    "cancel",
+    "暂不",
+    "以后再说",
+    "稍后",
+    "not now",
+    "later",
+    "no thanks",
+    "跳过",
+    "skip",
+    "negative",
+)
+ACKNOWLEDGE = (
+    "知道了",
+    "我知道了",
+    "好的",
+    "好",
+    "确定",
+    "确认",
+    "ok",
+    "got it",
+    "完成",
+    "done",
+    "confirm",
+    "positive",
+)
 ALLOW = ("允许", "allow", "while using the app", "only this time", "仅限这一次", "始终允许")
 DENY = ("拒绝", "不允许", "禁止", "deny", "don't allow", "dont allow")
 CLOSE_APP = ("close app", "关闭应用", "关闭应用程序")
@@ -106,9 +129,10 @@ def _marks(layers: list[Layer]) -> list[Mark]:
         layer = layers[i]
         if layer.kind in UNMARKED_KINDS:
             continue
-        above = [other.bounds for other in layers[i + 1:]]
+        above = [other.bounds for other in layers[i + 1 :]]
         nodes = [
-            node for node in layer.nodes()
+            node
+            for node in layer.nodes()
             if _markable(node) and not any(b.contains(*node.bounds.center) for b in above)
         ]
         chosen.extend((layer, node) for node in reading_order(nodes))
@@ -136,8 +160,11 @@ def _words_group(text: str, preference: tuple[tuple[str, ...], ...]) -> int | No
         for word in words:
             if normal == word:
                 return group
-            if len(normal) <= DISMISS_LABEL_MAX and len(word) > 1 and _contains_word(normal, word) and (
-                best is None or len(word) > best[0]
+            if (
+                len(normal) <= DISMISS_LABEL_MAX
+                and len(word) > 1
+                and _contains_word(normal, word)
+                and (best is None or len(word) > best[0])
             ):
                 best = (len(word), group)
     return None if best is None else best[1]

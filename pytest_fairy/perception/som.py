@@ -60,8 +60,14 @@ def _overlaps(a: Rect, b: Rect) -> bool:
 def _badge_positions(box: Rect, w: int, h: int, size: tuple[int, int]) -> list[Rect]:
     left, top, right, bottom = box
     corners = [
-        (left, top), (left, top - h), (right - w, top), (right - w, top - h),
-        (left, bottom - h), (left, bottom), (right - w, bottom - h), (right - w, bottom),
+        (left, top),
+        (left, top - h),
+        (right - w, top),
+        (right - w, top - h),
+        (left, bottom - h),
+        (left, bottom),
+        (right - w, bottom - h),
+        (right - w, bottom),
     ]
     width, height = size
     rects = []
@@ -73,8 +79,12 @@ def _badge_positions(box: Rect, w: int, h: int, size: tuple[int, int]) -> list[R
 
 
 def _to_image(bounds: Bounds, sx: float, sy: float) -> Rect:
-    return (round(bounds.left * sx), round(bounds.top * sy), round(bounds.right * sx) - 1,
-            round(bounds.bottom * sy) - 1)
+    return (
+        round(bounds.left * sx),
+        round(bounds.top * sy),
+        round(bounds.right * sx) - 1,
+        round(bounds.bottom * sy) - 1,
+    )
 
 
 def draw_marks(image: Image.Image, marks: list[Mark], screen_size: tuple[int, int], scale: float) -> None:

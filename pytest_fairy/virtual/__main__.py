@@ -23,19 +23,29 @@ WAKE_SECONDS = 0.5
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m pytest_fairy.virtual",
-                                     description="Serve the virtual Android device over adb's wire protocol.")
+    parser = argparse.ArgumentParser(
+        prog="python -m pytest_fairy.virtual",
+        description="Serve the virtual Android device over adb's wire protocol.",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="serve one virtual device until Ctrl-C / SIGTERM",
-                                description="Example: serve --app example_suites/food --port 0")
+    serve = commands.add_parser(
+        "serve",
+        help="serve one virtual device until Ctrl-C / SIGTERM",
+        description="Example: serve --app example_suites/food --port 0",
+    )
     serve.add_argument("--app", required=True, type=Path, help="app model: app.yaml or its directory")
-    serve.add_argument("--port", type=int, default=0,
-                       help="TCP port on 127.0.0.1 (0 picks a free one; avoid 5555-5585, adb scans them)")
+    serve.add_argument(
+        "--port",
+        type=int,
+        default=0,
+        help="TCP port on 127.0.0.1 (0 picks a free one; avoid 5555-5585, adb scans them)",
+    )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--serial", default="virtual", help="the device's ro.serialno (default: virtual)")
     serve.add_argument("--seed", type=int, default=0, help="random seed of the virtual app (default 0)")
-    serve.add_argument("--no-latency", action="store_true",
-                       help="answer at once instead of with phone-like delays")
+    serve.add_argument(
+        "--no-latency", action="store_true", help="answer at once instead of with phone-like delays"
+    )
     return parser
 
 
@@ -59,8 +69,11 @@ def serve(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     try:
-        print(f"virtual device {device.serial!r} ({device.app_model.app.package}) on {server.address}; "
-              f"run: adb connect {server.address}", flush=True)
+        print(
+            f"virtual device {device.serial!r} ({device.app_model.app.package}) on {server.address}; "
+            f"run: adb connect {server.address}",
+            flush=True,
+        )
         while not stop.wait(WAKE_SECONDS):
             pass
     finally:

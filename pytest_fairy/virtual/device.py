@@ -66,9 +66,16 @@ class VirtualDevice:
     `device.latency` says, through `clock.sleep`.
     """
 
-    def __init__(self, app: AppModel | str | Path, *, serial: str = "virtual", seed: int = 0,
-                 latency: bool = True, size: tuple[int, int] | None = None,
-                 clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        app: AppModel | str | Path,
+        *,
+        serial: str = "virtual",
+        seed: int = 0,
+        latency: bool = True,
+        size: tuple[int, int] | None = None,
+        clock: Clock | None = None,
+    ) -> None:
         self.app_model = app if isinstance(app, AppModel) else load_app_model(app)
         self._serial = serial
         self._latency = latency
@@ -76,8 +83,9 @@ class VirtualDevice:
         self._size = size or self.app_model.device.size
         self._lock = threading.RLock()
         self._logcat = Logcat(self._clock)
-        self._engine = Engine(self.app_model, seed=seed, clock=self._clock, logcat=self._logcat,
-                              size=self._size)
+        self._engine = Engine(
+            self.app_model, seed=seed, clock=self._clock, logcat=self._logcat, size=self._size
+        )
         self._renderer = Renderer(self._size)
         self.action_log: list[ActionLogEntry] = []
         self.properties: dict[str, str] = {
@@ -115,12 +123,17 @@ class VirtualDevice:
         self._call("tap", (x, y), "action", lambda: self._engine.tap(int(x), int(y)))
 
     def long_tap(self, x: int, y: int, duration: float = 1.0) -> None:
-        self._call("long_tap", (x, y, duration), "action",
-                   lambda: self._engine.tap(int(x), int(y), long=True))
+        self._call(
+            "long_tap", (x, y, duration), "action", lambda: self._engine.tap(int(x), int(y), long=True)
+        )
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
-        self._call("swipe", (x1, y1, x2, y2, duration), "action",
-                   lambda: self._engine.swipe(int(x1), int(y1), int(x2), int(y2)))
+        self._call(
+            "swipe",
+            (x1, y1, x2, y2, duration),
+            "action",
+            lambda: self._engine.swipe(int(x1), int(y1), int(x2), int(y2)),
+        )
 
     def type_text(self, text: str) -> None:
         self._call("type_text", (text,), "action", lambda: self._engine.type_text(text))
@@ -132,8 +145,10 @@ class VirtualDevice:
     def press_keycode(self, code: int) -> None:
         """`input keyevent CODE`: 3 home, 4 back, 66 enter, 67 del; other codes do nothing here."""
         actions: dict[int, Callable[[], None]] = {
-            KEYCODE_HOME: self._engine.home, KEYCODE_BACK: self._engine.back,
-            KEYCODE_ENTER: self._engine.enter, KEYCODE_DEL: self._engine.delete_char,
+            KEYCODE_HOME: self._engine.home,
+            KEYCODE_BACK: self._engine.back,
+            KEYCODE_ENTER: self._engine.enter,
+            KEYCODE_DEL: self._engine.delete_char,
         }
         self._call("press_keycode", (code,), "action", actions.get(int(code), lambda: None))
 
@@ -143,14 +158,20 @@ class VirtualDevice:
                 self._engine.home()
                 return
             if package != self.app_model.app.package:
-                raise DeviceError(self._serial, f"launch {package}", "Error: Activity not started, "
-                                  f"unable to resolve Intent for package {package}")
+                raise DeviceError(
+                    self._serial,
+                    f"launch {package}",
+                    f"Error: Activity not started, unable to resolve Intent for package {package}",
+                )
             screen = None
             if activity is not None:
                 screen = self._engine.screen_for_activity(activity)
                 if screen is None:
-                    raise DeviceError(self._serial, f"launch {package}/{activity}",
-                                      f"Error: Activity class {{{package}/{activity}}} does not exist.")
+                    raise DeviceError(
+                        self._serial,
+                        f"launch {package}/{activity}",
+                        f"Error: Activity class {{{package}/{activity}}} does not exist.",
+                    )
             self._engine.launch(screen)
 
         self._call("launch", (package, activity), "action", start)

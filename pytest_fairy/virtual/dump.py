@@ -14,8 +14,9 @@ from pytest_fairy.virtual.views import View, Window
 XML_DECLARATION = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>"
 INDENT = "  "
 
-_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\n": "&#10;",
-                          "\r": "&#13;", "\t": "&#9;"})
+_ESCAPES = str.maketrans(
+    {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"}
+)
 
 
 # Characters uiautomator's dumper replaces with "." (AccessibilityNodeInfoDumper.stripInvalidXMLChars):

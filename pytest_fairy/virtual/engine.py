@@ -62,8 +62,9 @@ class Task:
 
 
 class Engine:
-    def __init__(self, model: AppModel, *, seed: int, clock: Clock, logcat: Logcat,
-                 size: tuple[int, int]) -> None:
+    def __init__(
+        self, model: AppModel, *, seed: int, clock: Clock, logcat: Logcat, size: tuple[int, int]
+    ) -> None:
         self.model = model
         self.seed = seed
         self.clock = clock
@@ -85,8 +86,9 @@ class Engine:
         """The windows on screen, bottom first. An observation (dump / screenshot) moves dynamic text."""
         if observe:
             self.frame += 1
-        ctx = TextContext(self.frame, self.clock.now(), self.ui.variables, self.model.device.locale,
-                          self.seed)
+        ctx = TextContext(
+            self.frame, self.clock.now(), self.ui.variables, self.model.device.locale, self.seed
+        )
         layout = Layout(self.model, self.ui, ctx, self.size)
         windows: list[Window] = []
         if self.app_visible:
@@ -247,8 +249,12 @@ class Engine:
 
     def force_stop(self) -> None:
         if self.pid != 0:
-            self.log.log("I", "ActivityManager", f"Force stopping {self.model.app.package} appid=10187 "
-                         "user=0: from pid 13412", SYSTEM_PID)
+            self.log.log(
+                "I",
+                "ActivityManager",
+                f"Force stopping {self.model.app.package} appid=10187 user=0: from pid 13412",
+                SYSTEM_PID,
+            )
         self._kill()
         if self.prompt is not None and self.prompt.kind != "crash":
             self.prompt = None
@@ -259,8 +265,13 @@ class Engine:
 
     def _start_process(self) -> None:
         self.pid = self.rng.randint(*PID_RANGE)
-        self.log.log("I", "ActivityManager", f"Start proc {self.pid}:{self.model.app.package}/u0a187 for "
-                     f"pre-top-activity {{{self.model.app.package}/{self._launch_activity()}}}", SYSTEM_PID)
+        self.log.log(
+            "I",
+            "ActivityManager",
+            f"Start proc {self.pid}:{self.model.app.package}/u0a187 for "
+            f"pre-top-activity {{{self.model.app.package}/{self._launch_activity()}}}",
+            SYSTEM_PID,
+        )
 
     def _launch_activity(self) -> str:
         return self._activity(self.model.screen(self.model.app.launch).activity)
@@ -289,8 +300,12 @@ class Engine:
         if isinstance(top, ExternalScreen):
             return
         screen = self.model.screen(top)
-        self.log.log("I", "ActivityTaskManager", f"Displayed {self.model.app.package}/{screen.activity}: "
-                     f"+{self.rng.randint(180, 650)}ms", SYSTEM_PID)
+        self.log.log(
+            "I",
+            "ActivityTaskManager",
+            f"Displayed {self.model.app.package}/{screen.activity}: +{self.rng.randint(180, 650)}ms",
+            SYSTEM_PID,
+        )
         for effect in screen.on_show:
             if not evaluate(effect.when, self.ui.variables):
                 continue
@@ -348,16 +363,21 @@ class Engine:
             self._crash(effect.crash.exception, effect.crash.message, effect.crash.frames)
         elif action == "anr":
             reason = effect.anr.reason if isinstance(effect.anr, Anr) else Anr().reason
-            self.log.log("E", "ActivityManager", anr_log(self.model.app.package, self.pid,
-                                                          self.current()[1], reason), SYSTEM_PID)
+            self.log.log(
+                "E",
+                "ActivityManager",
+                anr_log(self.model.app.package, self.pid, self.current()[1], reason),
+                SYSTEM_PID,
+            )
             self.prompt = SystemPrompt("anr")
 
     def _coerce(self, name: str, value: Scalar, row: int | None) -> Scalar:
         """`set` values may use `{i}`; the result takes the declared variable's type."""
         if not isinstance(value, str):
             return value
-        ctx = TextContext(self.frame, self.clock.now(), self.ui.variables, self.model.device.locale,
-                          self.seed, row)
+        ctx = TextContext(
+            self.frame, self.clock.now(), self.ui.variables, self.model.device.locale, self.seed, row
+        )
         text = expand(value, ctx)
         declared = self.model.initial_variables().get(name)
         if isinstance(declared, int) and not isinstance(declared, bool) and text.lstrip("-").isdigit():
@@ -369,8 +389,9 @@ class Engine:
         duration = self.model.device.toast_duration
         if isinstance(toast, Toast) and toast.duration is not None:
             duration = toast.duration
-        ctx = TextContext(self.frame, self.clock.now(), self.ui.variables, self.model.device.locale,
-                          self.seed, row)
+        ctx = TextContext(
+            self.frame, self.clock.now(), self.ui.variables, self.model.device.locale, self.seed, row
+        )
         self.toasts.append(ShownToast(expand(text, ctx), self.clock.monotonic() + duration))
 
     def _close_dialog(self) -> None:
@@ -380,8 +401,12 @@ class Engine:
 
     def _crash(self, exception: str, message: str, frames: list[str]) -> None:
         activity = self.current()[1]
-        self.log.log("E", "AndroidRuntime", crash_log(self.model.app.package, self.pid, activity, exception,
-                                                      message, frames), self.pid)
+        self.log.log(
+            "E",
+            "AndroidRuntime",
+            crash_log(self.model.app.package, self.pid, activity, exception, message, frames),
+            self.pid,
+        )
         self.log.log("I", "Process", f"Sending signal. PID: {self.pid} SIG: 9", self.pid)
         self._kill()
         self.prompt = SystemPrompt("crash")

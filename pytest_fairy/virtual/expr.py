@@ -23,8 +23,22 @@ class ExpressionError(ValueError):
 
 
 _ALLOWED = (
-    ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.Compare, ast.Eq, ast.NotEq,
-    ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Name, ast.Load, ast.Constant,
+    ast.Expression,
+    ast.BoolOp,
+    ast.And,
+    ast.Or,
+    ast.UnaryOp,
+    ast.Not,
+    ast.Compare,
+    ast.Eq,
+    ast.NotEq,
+    ast.Lt,
+    ast.LtE,
+    ast.Gt,
+    ast.GtE,
+    ast.Name,
+    ast.Load,
+    ast.Constant,
 )
 
 
@@ -159,8 +173,9 @@ def _token(name: str, arg: str | None, position: int, text: str, ctx: TextContex
         return _show(value)
     if name == "price":
         base = float(arg) if arg else DEFAULT_PRICE
-        digest = hashlib.blake2b(f"{ctx.seed}/{ctx.frame}/{ctx.row}/{position}/{text}".encode(),
-                                 digest_size=4).digest()
+        digest = hashlib.blake2b(
+            f"{ctx.seed}/{ctx.frame}/{ctx.row}/{position}/{text}".encode(), digest_size=4
+        ).digest()
         factor = 1 + PRICE_JITTER * (int.from_bytes(digest, "big") / 0xFFFFFFFF * 2 - 1)
         return f"¥{base * factor:.1f}"
     if name == "ago":

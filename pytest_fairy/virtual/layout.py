@@ -18,8 +18,16 @@ from pytest_fairy.virtual.views import Target, View, Window, clip
 BASE_WIDTH = 1080  # default sizes below are for this width and scale with the screen
 DEFAULT_HEIGHT = 110
 HEIGHTS = {
-    "Button": 144, "ImageButton": 132, "EditText": 150, "CheckBox": 120, "RadioButton": 120,
-    "Switch": 120, "ToggleButton": 120, "ImageView": 300, "ProgressBar": 60, "SeekBar": 90,
+    "Button": 144,
+    "ImageButton": 132,
+    "EditText": 150,
+    "CheckBox": 120,
+    "RadioButton": 120,
+    "Switch": 120,
+    "ToggleButton": 120,
+    "ImageView": 300,
+    "ProgressBar": 60,
+    "SeekBar": 90,
     "Spinner": 130,
 }
 STYLE_HEIGHTS = {"title": 130, "caption": 80, "card": 220}
@@ -81,8 +89,12 @@ class Layout:
     def external_window(self, external: ExternalScreen) -> Window:
         full = Bounds(0, 0, self.width, self.height)
         bar = self._toolbar(external.title or external.package, up=True, package=external.package)
-        body = View("android.webkit.WebView", Bounds(0, bar.bounds.bottom, self.width, self.height),
-                    desc=external.title, focusable=True)
+        body = View(
+            "android.webkit.WebView",
+            Bounds(0, bar.bounds.bottom, self.width, self.height),
+            desc=external.title,
+            focusable=True,
+        )
         content = View("android.widget.LinearLayout", full, children=[bar, body])
         return Window(self._decor(full, content), external.package, "app")
 
@@ -100,18 +112,36 @@ class Layout:
         panel = self._panel_bounds(dialog, width, height, anchor)
         key = f"dialog:{dialog.id}"
         inner = self._flow(elements, panel, key, pad, top_pad=pad)
-        panel_view = View("android.widget.FrameLayout", panel, resource_id="android:id/content",
-                          role="panel", children=[View("android.widget.LinearLayout", panel,
-                                                       resource_id=f"{self.package}:id/dialog_root",
-                                                       children=inner)])
+        panel_view = View(
+            "android.widget.FrameLayout",
+            panel,
+            resource_id="android:id/content",
+            role="panel",
+            children=[
+                View(
+                    "android.widget.LinearLayout",
+                    panel,
+                    resource_id=f"{self.package}:id/dialog_root",
+                    children=inner,
+                )
+            ],
+        )
         if dialog.kind == "popup":
             root = panel_view
         else:
-            root = View("android.widget.FrameLayout", Bounds(0, 0, self.width, self.height),
-                        children=[panel_view])
-        return Window(root, self.package, dialog.kind, panel=panel,
-                      dismiss_on_outside=dialog.dismiss_on_outside, dim=dialog.kind != "popup",
-                      accent=self.model.app.color, dialog_index=index)
+            root = View(
+                "android.widget.FrameLayout", Bounds(0, 0, self.width, self.height), children=[panel_view]
+            )
+        return Window(
+            root,
+            self.package,
+            dialog.kind,
+            panel=panel,
+            dismiss_on_outside=dialog.dismiss_on_outside,
+            dim=dialog.kind != "popup",
+            accent=self.model.app.color,
+            dialog_index=index,
+        )
 
     def _panel_width(self, dialog: Dialog) -> int:
         if dialog.width is not None:
@@ -138,8 +168,11 @@ class Layout:
     def _decor(self, full: Bounds, content: View) -> View:
         """DecorView > LinearLayout > android:id/content, the wrappers every activity window has."""
         frame = View("android.widget.FrameLayout", full, resource_id="android:id/content", children=[content])
-        return View("android.widget.FrameLayout", full,
-                    children=[View("android.widget.LinearLayout", full, children=[frame])])
+        return View(
+            "android.widget.FrameLayout",
+            full,
+            children=[View("android.widget.LinearLayout", full, children=[frame])],
+        )
 
     def _toolbar(self, title: str, up: bool, package: str | None = None) -> View:
         pkg = package or self.package
@@ -149,14 +182,30 @@ class Layout:
         if up:
             size = bar.height
             label = "转到上一层级" if self.model.device.locale == "zh" else "Navigate up"
-            children.append(View("android.widget.ImageButton", Bounds(0, 0, size, size), desc=label,
-                                 clickable=True, focusable=True, role="up",
-                                 target=Target(key="toolbar:up", system="up")))
+            children.append(
+                View(
+                    "android.widget.ImageButton",
+                    Bounds(0, 0, size, size),
+                    desc=label,
+                    clickable=True,
+                    focusable=True,
+                    role="up",
+                    target=Target(key="toolbar:up", system="up"),
+                )
+            )
             left = size
-        children.append(View("android.widget.TextView", Bounds(left, 0, self.width, bar.bottom), text=title,
-                             resource_id=f"{pkg}:id/toolbar_title", style="title"))
-        return View("android.view.ViewGroup", bar, resource_id=f"{pkg}:id/toolbar", role="toolbar",
-                    children=children)
+        children.append(
+            View(
+                "android.widget.TextView",
+                Bounds(left, 0, self.width, bar.bottom),
+                text=title,
+                resource_id=f"{pkg}:id/toolbar_title",
+                style="title",
+            )
+        )
+        return View(
+            "android.view.ViewGroup", bar, resource_id=f"{pkg}:id/toolbar", role="toolbar", children=children
+        )
 
     # ---- flow layout ----------------------------------------------------------------------------
 
@@ -186,8 +235,15 @@ class Layout:
             return 0
         return sum(self._natural(e) for e in elements) + self.px(GAP) * (len(elements) - 1)
 
-    def _flow(self, elements: list[Element], area: Bounds, path: str, pad: int, top_pad: int | None = None,
-              row: int | None = None) -> list[View]:
+    def _flow(
+        self,
+        elements: list[Element],
+        area: Bounds,
+        path: str,
+        pad: int,
+        top_pad: int | None = None,
+        row: int | None = None,
+    ) -> list[View]:
         """Vertical flow of `elements` in `area`; returns views in model order."""
         placed: list[tuple[int, View]] = []
         shown = [(i, e) for i, e in enumerate(elements) if self._shown(e)]
@@ -245,14 +301,24 @@ class Layout:
         short = element.short_class
         editable = element.editable if element.editable is not None else short in EDITABLE
         checkable = element.checkable if element.checkable is not None else short in CHECKABLE
-        clickable = element.clickable if element.clickable is not None else (
-            short in CLICKABLE or editable or bool(element.on_tap))
-        long_clickable = element.long_clickable if element.long_clickable is not None else (
-            editable or bool(element.on_long_tap))
-        scrollable = element.scrollable if element.scrollable is not None else (
-            element.row_list is not None or short in SCROLLING)
-        focusable = element.focusable if element.focusable is not None else (
-            clickable or editable or scrollable)
+        clickable = (
+            element.clickable
+            if element.clickable is not None
+            else (short in CLICKABLE or editable or bool(element.on_tap))
+        )
+        long_clickable = (
+            element.long_clickable
+            if element.long_clickable is not None
+            else (editable or bool(element.on_long_tap))
+        )
+        scrollable = (
+            element.scrollable
+            if element.scrollable is not None
+            else (element.row_list is not None or short in SCROLLING)
+        )
+        focusable = (
+            element.focusable if element.focusable is not None else (clickable or editable or scrollable)
+        )
         text, showing_hint = expand(element.text, ctx), False
         if editable:
             typed = str(self.ui.variables.get(element.var, "")) if element.var else self.ui.texts.get(key, "")
@@ -261,16 +327,32 @@ class Layout:
             elif element.hint:
                 text, showing_hint = expand(element.hint, ctx), True
         view = View(
-            element.class_name, box, text=text, resource_id=self.model.resource_id(element.id),
-            desc=expand(element.desc, ctx), checkable=checkable, checked=self._checked(element, key),
-            clickable=clickable, enabled=element.enabled, focusable=focusable,
-            focused=editable and self.ui.focused == key, scrollable=scrollable,
-            long_clickable=long_clickable, password=element.password, selected=element.selected,
-            style=element.style, showing_hint=showing_hint, role="card" if element.style == "card" else "",
+            element.class_name,
+            box,
+            text=text,
+            resource_id=self.model.resource_id(element.id),
+            desc=expand(element.desc, ctx),
+            checkable=checkable,
+            checked=self._checked(element, key),
+            clickable=clickable,
+            enabled=element.enabled,
+            focusable=focusable,
+            focused=editable and self.ui.focused == key,
+            scrollable=scrollable,
+            long_clickable=long_clickable,
+            password=element.password,
+            selected=element.selected,
+            style=element.style,
+            showing_hint=showing_hint,
+            role="card" if element.style == "card" else "",
             target=Target(key=key, element=element, row=row),
         )
-        inner = Bounds(box.left + element.padding, box.top + element.padding,
-                       box.right - element.padding, box.bottom - element.padding)
+        inner = Bounds(
+            box.left + element.padding,
+            box.top + element.padding,
+            box.right - element.padding,
+            box.bottom - element.padding,
+        )
         if element.children:
             if element.orientation == "horizontal":
                 view.children = self._row(element.children, inner, key, row)
@@ -309,8 +391,9 @@ class Layout:
             row_view.role = row_view.role or "row"
             if rows.on_tap:
                 row_view.clickable = row_view.focusable = True
-                row_view.target = Target(key=row_key, element=template, row=r + 1,
-                                         row_effects=tuple(rows.on_tap))
+                row_view.target = Target(
+                    key=row_key, element=template, row=r + 1, row_effects=tuple(rows.on_tap)
+                )
             visible = clip(row_view, viewport)
             if visible is not None:
                 view.children.append(visible)

@@ -17,12 +17,32 @@ DEFAULT_TOAST_SECONDS = 2.0  # Toast.LENGTH_SHORT on Android
 
 # Short class names an app model may use, and the class a real dump reports for them.
 CLASS_NAMES: dict[str, str] = {
-    **{name: f"android.widget.{name}" for name in (
-        "Button", "TextView", "EditText", "ImageView", "ImageButton", "CheckBox", "RadioButton",
-        "RadioGroup", "Switch", "ToggleButton", "LinearLayout", "FrameLayout", "RelativeLayout",
-        "ScrollView", "HorizontalScrollView", "ListView", "GridView", "ProgressBar", "SeekBar",
-        "Spinner", "TabWidget",
-    )},
+    **{
+        name: f"android.widget.{name}"
+        for name in (
+            "Button",
+            "TextView",
+            "EditText",
+            "ImageView",
+            "ImageButton",
+            "CheckBox",
+            "RadioButton",
+            "RadioGroup",
+            "Switch",
+            "ToggleButton",
+            "LinearLayout",
+            "FrameLayout",
+            "RelativeLayout",
+            "ScrollView",
+            "HorizontalScrollView",
+            "ListView",
+            "GridView",
+            "ProgressBar",
+            "SeekBar",
+            "Spinner",
+            "TabWidget",
+        )
+    },
     "View": "android.view.View",
     "ViewGroup": "android.view.ViewGroup",
     "WebView": "android.webkit.WebView",
@@ -112,8 +132,21 @@ class Effect(Strict):
 
     @staticmethod
     def action_keys() -> tuple[str, ...]:
-        return ("go", "replace", "back", "dialog", "close", "set", "inc", "toast", "restart", "open",
-                "permission", "crash", "anr")
+        return (
+            "go",
+            "replace",
+            "back",
+            "dialog",
+            "close",
+            "set",
+            "inc",
+            "toast",
+            "restart",
+            "open",
+            "permission",
+            "crash",
+            "anr",
+        )
 
     @property
     def action(self) -> str:

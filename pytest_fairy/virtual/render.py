@@ -100,8 +100,16 @@ class Renderer:
             self._wallpaper = column.resize(self.size)
         return self._wallpaper
 
-    def _text(self, draw: ImageDraw.ImageDraw, box: Bounds, text: str, size: int, fill: Color,
-              center: bool = False, inset: int = 0) -> None:
+    def _text(
+        self,
+        draw: ImageDraw.ImageDraw,
+        box: Bounds,
+        text: str,
+        size: int,
+        fill: Color,
+        center: bool = False,
+        inset: int = 0,
+    ) -> None:
         if not text:
             return
         size = self.px(size)
@@ -109,8 +117,13 @@ class Renderer:
         shown = _fit(first_line, size, box.width - 2 * inset)
         face: FontType = font(size)
         if center:
-            draw.text((box.left + box.width // 2, box.top + box.height // 2), shown, font=face, fill=fill,
-                      anchor="mm")
+            draw.text(
+                (box.left + box.width // 2, box.top + box.height // 2),
+                shown,
+                font=face,
+                fill=fill,
+                anchor="mm",
+            )
         else:
             draw.text((box.left + inset, box.top + box.height // 2), shown, font=face, fill=fill, anchor="lm")
 
@@ -128,10 +141,22 @@ class Renderer:
         elif role == "icon":
             side = b.width
             draw.rounded_rectangle((b.left, b.top, b.right, b.top + side), radius=self.px(40), fill=accent)
-            self._text(draw, Bounds(b.left, b.top, b.right, b.top + side), view.text[:1], TITLE_SIZE + 20,
-                       (255, 255, 255), center=True)
-            self._text(draw, Bounds(b.left - 40, b.top + side, b.right + 40, b.bottom), view.text, SMALL_SIZE,
-                       (255, 255, 255), center=True)
+            self._text(
+                draw,
+                Bounds(b.left, b.top, b.right, b.top + side),
+                view.text[:1],
+                TITLE_SIZE + 20,
+                (255, 255, 255),
+                center=True,
+            )
+            self._text(
+                draw,
+                Bounds(b.left - 40, b.top + side, b.right + 40, b.bottom),
+                view.text,
+                SMALL_SIZE,
+                (255, 255, 255),
+                center=True,
+            )
         elif role == "up":
             self._text(draw, b, "←", TITLE_SIZE, (255, 255, 255), center=True)
         elif role == "card":
@@ -167,8 +192,14 @@ class Renderer:
             color = DANGER
         self._text(draw, view.bounds, view.text, size, color, inset=self.px(8) if view.role == "row" else 0)
 
-    def _button(self, draw: ImageDraw.ImageDraw, view: View, accent: Color, rect: tuple[int, int, int, int],
-                muted: bool) -> None:
+    def _button(
+        self,
+        draw: ImageDraw.ImageDraw,
+        view: View,
+        accent: Color,
+        rect: tuple[int, int, int, int],
+        muted: bool,
+    ) -> None:
         label = view.text or view.desc
         if view.style == "link":
             self._text(draw, view.bounds, label, TEXT_SIZE, MUTED if muted else accent, center=True)
@@ -185,15 +216,21 @@ class Renderer:
     def _field(self, draw: ImageDraw.ImageDraw, view: View, accent: Color) -> None:
         b = view.bounds
         line_color = accent if view.focused else (160, 160, 160)
-        draw.line((b.left, b.bottom - self.px(6), b.right, b.bottom - self.px(6)), fill=line_color,
-                  width=self.px(4 if view.focused else 2))
+        draw.line(
+            (b.left, b.bottom - self.px(6), b.right, b.bottom - self.px(6)),
+            fill=line_color,
+            width=self.px(4 if view.focused else 2),
+        )
         self._text(draw, b, view.text, TEXT_SIZE, MUTED if view.showing_hint else TEXT, inset=self.px(12))
         if view.focused:
             typed = "" if view.showing_hint else _fit(view.text, self.px(TEXT_SIZE), b.width)
             x = b.left + self.px(12) + int(font(self.px(TEXT_SIZE)).getlength(typed)) + self.px(4)
             half = self.px(26)
-            draw.line((x, b.top + b.height // 2 - half, x, b.top + b.height // 2 + half), fill=accent,
-                      width=self.px(3))
+            draw.line(
+                (x, b.top + b.height // 2 - half, x, b.top + b.height // 2 + half),
+                fill=accent,
+                width=self.px(3),
+            )
 
     def _checkable(self, draw: ImageDraw.ImageDraw, view: View, accent: Color, muted: bool) -> None:
         b = view.bounds
@@ -205,10 +242,14 @@ class Renderer:
             track = (b.right - w, cy - side // 3, b.right, cy + side // 3)
             draw.rounded_rectangle(track, radius=side // 3, fill=color if view.checked else (190, 190, 190))
             knob_x = b.right - side // 2 if view.checked else b.right - w + side // 2
-            draw.ellipse((knob_x - side // 2, cy - side // 2, knob_x + side // 2, cy + side // 2),
-                         fill=(255, 255, 255), outline=(150, 150, 150))
-            self._text(draw, Bounds(b.left, b.top, b.right - w - self.px(16), b.bottom), view.text, TEXT_SIZE,
-                       TEXT)
+            draw.ellipse(
+                (knob_x - side // 2, cy - side // 2, knob_x + side // 2, cy + side // 2),
+                fill=(255, 255, 255),
+                outline=(150, 150, 150),
+            )
+            self._text(
+                draw, Bounds(b.left, b.top, b.right - w - self.px(16), b.bottom), view.text, TEXT_SIZE, TEXT
+            )
             return
         box = (b.left, cy - side // 2, b.left + side, cy + side // 2)
         if view.short_class == "RadioButton":
@@ -219,11 +260,22 @@ class Renderer:
         else:
             draw.rectangle(box, outline=color, width=self.px(5), fill=color if view.checked else None)
             if view.checked:
-                tick = (box[0] + side * 0.2, cy, box[0] + side * 0.42, box[3] - side * 0.22,
-                        box[2] - side * 0.18, box[1] + side * 0.22)
+                tick = (
+                    box[0] + side * 0.2,
+                    cy,
+                    box[0] + side * 0.42,
+                    box[3] - side * 0.22,
+                    box[2] - side * 0.18,
+                    box[1] + side * 0.22,
+                )
                 draw.line(tick, fill=(255, 255, 255), width=self.px(6))
-        self._text(draw, Bounds(b.left + side + self.px(24), b.top, b.right, b.bottom), view.text, TEXT_SIZE,
-                   MUTED if muted else TEXT)
+        self._text(
+            draw,
+            Bounds(b.left + side + self.px(24), b.top, b.right, b.bottom),
+            view.text,
+            TEXT_SIZE,
+            MUTED if muted else TEXT,
+        )
 
     def _toasts(self, draw: ImageDraw.ImageDraw, toasts: list[str]) -> None:
         width, height = self.size
@@ -232,12 +284,24 @@ class Renderer:
             face = font(self.px(TEXT_SIZE))
             w = min(width - self.px(120), int(face.getlength(text)) + self.px(96))
             box = Bounds((width - w) // 2, y - self.px(120), (width + w) // 2, y)
-            draw.rounded_rectangle((box.left, box.top, box.right, box.bottom), radius=self.px(60),
-                                   fill=TOAST_BACKGROUND)
+            draw.rounded_rectangle(
+                (box.left, box.top, box.right, box.bottom), radius=self.px(60), fill=TOAST_BACKGROUND
+            )
             self._text(draw, box, text, TEXT_SIZE, (255, 255, 255), center=True)
             y -= self.px(150)
 
 
 def _signature(view: View) -> tuple[object, ...]:
-    return (view.class_name, view.bounds, view.text, view.desc, view.checked, view.focused, view.enabled,
-            view.role, view.style, view.showing_hint, tuple(_signature(c) for c in view.children))
+    return (
+        view.class_name,
+        view.bounds,
+        view.text,
+        view.desc,
+        view.checked,
+        view.focused,
+        view.enabled,
+        view.role,
+        view.style,
+        view.showing_hint,
+        tuple(_signature(c) for c in view.children),
+    )

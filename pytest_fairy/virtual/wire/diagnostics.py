@@ -21,8 +21,11 @@ DEFAULT_DUMP_PATH = "/sdcard/window_dump.xml"
 _RGBA_8888 = 1
 _SRGB = 1
 _SYSTEM_PROCESSES = (
-    ("root", 1, 0, "init"), ("root", 312, 1, "zygote64"), ("system", 612, 312, "system_server"),
-    ("u0_a52", 1023, 312, "com.android.systemui"), ("u0_a81", 1402, 312, LAUNCHER_PACKAGE),
+    ("root", 1, 0, "init"),
+    ("root", 312, 1, "zygote64"),
+    ("system", 612, 312, "system_server"),
+    ("u0_a52", 1023, 312, "com.android.systemui"),
+    ("u0_a81", 1402, 312, LAUNCHER_PACKAGE),
     ("shell", 2301, 1, "adbd"),
 )
 
@@ -46,11 +49,15 @@ def _dumpsys_display(inv: Invocation) -> None:
     width, height = inv.system.call(inv.system.device.window_size)
     inv.print("DISPLAY MANAGER (dumpsys display)")
     frame = f"Rect(0, 0 - {width}, {height})"
-    inv.print(f"  mViewports=[DisplayViewport{{type=INTERNAL, valid=true, isActive=true, displayId=0, "
-              f"uniqueId='local:0', physicalPort=0, orientation=0, logicalFrame={frame}, "
-              f"physicalFrame={frame}, deviceWidth={width}, deviceHeight={height}}}]")
-    inv.print(f"  mBaseDisplayInfo=DisplayInfo{{\"Built-in Screen\", displayId 0, real {width} x {height}, "
-              "rotation 0, density 440, 60.0 fps}")
+    inv.print(
+        f"  mViewports=[DisplayViewport{{type=INTERNAL, valid=true, isActive=true, displayId=0, "
+        f"uniqueId='local:0', physicalPort=0, orientation=0, logicalFrame={frame}, "
+        f"physicalFrame={frame}, deviceWidth={width}, deviceHeight={height}}}]"
+    )
+    inv.print(
+        f'  mBaseDisplayInfo=DisplayInfo{{"Built-in Screen", displayId 0, real {width} x {height}, '
+        "rotation 0, density 440, 60.0 fps}"
+    )
 
 
 def _dumpsys_activity(inv: Invocation) -> None:
@@ -67,10 +74,12 @@ def _dumpsys_package(inv: Invocation) -> int:
     if package not in inv.system.packages():
         inv.error(f"Unable to find package: {package}")
         return 1
-    inv.print(f"Packages:\n  Package [{package}] ({_window_hash(package)}):"
-              "\n    versionCode=1 minSdk=24 targetSdk=34\n    versionName=1.0"
-              "\n    pkgFlags=[ HAS_CODE ALLOW_CLEAR_USER_DATA ]"
-              "\n    firstInstallTime=2024-01-01 00:00:00\n    lastUpdateTime=2024-01-01 00:00:00")
+    inv.print(
+        f"Packages:\n  Package [{package}] ({_window_hash(package)}):"
+        "\n    versionCode=1 minSdk=24 targetSdk=34\n    versionName=1.0"
+        "\n    pkgFlags=[ HAS_CODE ALLOW_CLEAR_USER_DATA ]"
+        "\n    firstInstallTime=2024-01-01 00:00:00\n    lastUpdateTime=2024-01-01 00:00:00"
+    )
     return 0
 
 
@@ -174,6 +183,10 @@ def uiautomator(inv: Invocation) -> int:
 
 
 COMMANDS: dict[str, Command] = {
-    "dumpsys": dumpsys, "ps": ps, "pidof": pidof, "logcat": logcat, "screencap": screencap,
+    "dumpsys": dumpsys,
+    "ps": ps,
+    "pidof": pidof,
+    "logcat": logcat,
+    "screencap": screencap,
     "uiautomator": uiautomator,
 }

@@ -10,7 +10,12 @@ from dataclasses import dataclass
 
 # Directories every Android device has; pushes into /data/local/tmp and /sdcard need them.
 STANDARD_DIRECTORIES = (
-    "/data/local/tmp", "/sdcard/Download", "/storage/emulated/0", "/system/bin", "/vendor", "/proc",
+    "/data/local/tmp",
+    "/sdcard/Download",
+    "/storage/emulated/0",
+    "/system/bin",
+    "/vendor",
+    "/proc",
 )
 DEFAULT_FILE_MODE = 0o644
 DEFAULT_DIR_MODE = 0o771
@@ -142,6 +147,7 @@ class MemoryFileSystem:
                 raise FileSystemError(path, NOT_A_DIRECTORY)
             prefix = full.rstrip("/") + "/"
             return sorted(
-                (p[len(prefix):], e) for p, e in self._entries.items()
-                if p.startswith(prefix) and "/" not in p[len(prefix):] and p != full
+                (p[len(prefix) :], e)
+                for p, e in self._entries.items()
+                if p.startswith(prefix) and "/" not in p[len(prefix) :] and p != full
             )

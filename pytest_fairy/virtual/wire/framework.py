@@ -19,14 +19,47 @@ DEFAULT_DENSITY = 440
 SWIPE_DEFAULT_MS = 300
 # The KEYCODE_* names `input keyevent` accepts, by code (android.view.KeyEvent).
 KEYCODES: dict[str, int] = {
-    "HOME": 3, "BACK": 4, "CALL": 5, "ENDCALL": 6, "DPAD_UP": 19, "DPAD_DOWN": 20, "DPAD_LEFT": 21,
-    "DPAD_RIGHT": 22, "DPAD_CENTER": 23, "VOLUME_UP": 24, "VOLUME_DOWN": 25, "POWER": 26, "CAMERA": 27,
-    "TAB": 61, "SPACE": 62, "ENTER": 66, "DEL": 67, "MENU": 82, "SEARCH": 84, "ESCAPE": 111,
-    "FORWARD_DEL": 112, "MOVE_HOME": 122, "MOVE_END": 123, "VOLUME_MUTE": 164, "APP_SWITCH": 187,
-    "SLEEP": 223, "WAKEUP": 224,
+    "HOME": 3,
+    "BACK": 4,
+    "CALL": 5,
+    "ENDCALL": 6,
+    "DPAD_UP": 19,
+    "DPAD_DOWN": 20,
+    "DPAD_LEFT": 21,
+    "DPAD_RIGHT": 22,
+    "DPAD_CENTER": 23,
+    "VOLUME_UP": 24,
+    "VOLUME_DOWN": 25,
+    "POWER": 26,
+    "CAMERA": 27,
+    "TAB": 61,
+    "SPACE": 62,
+    "ENTER": 66,
+    "DEL": 67,
+    "MENU": 82,
+    "SEARCH": 84,
+    "ESCAPE": 111,
+    "FORWARD_DEL": 112,
+    "MOVE_HOME": 122,
+    "MOVE_END": 123,
+    "VOLUME_MUTE": 164,
+    "APP_SWITCH": 187,
+    "SLEEP": 223,
+    "WAKEUP": 224,
 }
-_INPUT_SOURCES = {"touchscreen", "touchpad", "keyboard", "mouse", "stylus", "trackball", "dpad", "gamepad",
-                  "joystick", "touchnavigation", "rotaryencoder"}
+_INPUT_SOURCES = {
+    "touchscreen",
+    "touchpad",
+    "keyboard",
+    "mouse",
+    "stylus",
+    "trackball",
+    "dpad",
+    "gamepad",
+    "joystick",
+    "touchnavigation",
+    "rotaryencoder",
+}
 # Options of `am start` that take a value; the value is skipped, not interpreted.
 _AM_VALUE_OPTIONS = {"-a", "-c", "-d", "-t", "-f", "--user", "-p"}
 _AM_PAIR_OPTIONS = {"-e", "--es", "--ei", "--ez", "--el", "--ef", "--eu", "--ecn", "--esa", "--eia"}
@@ -102,8 +135,10 @@ def _input_text(inv: Invocation, text: str) -> int:
     unmappable = next((ch for ch in typed if not (" " <= ch <= "~")), None)
     if unmappable is not None:
         inv.error("Exception occurred while executing 'text':")
-        inv.error(f"java.lang.IllegalArgumentException: no key mapping for character {unmappable!r};"
-                  " use uiautomator2 send_keys / set_text for text outside ASCII")
+        inv.error(
+            f"java.lang.IllegalArgumentException: no key mapping for character {unmappable!r};"
+            " use uiautomator2 send_keys / set_text for text outside ASCII"
+        )
         return 1
     inv.system.call(lambda: inv.system.device.type_text(typed))
     return 0
@@ -129,8 +164,10 @@ def am(inv: Invocation) -> int:
             else:
                 wait, stop, i = wait or arg == "-W", stop or arg == "-S", i + 1
         if component is None or "/" not in component:
-            inv.error(f"Error: Activity not started, unable to resolve Intent {{ {' '.join(args)} }}"
-                      " (the virtual device starts activities by -n PKG/ACTIVITY)")
+            inv.error(
+                f"Error: Activity not started, unable to resolve Intent {{ {' '.join(args)} }}"
+                " (the virtual device starts activities by -n PKG/ACTIVITY)"
+            )
             return 1
         package, activity = component.split("/", 1)
         if activity.startswith("."):
@@ -163,8 +200,10 @@ def monkey(inv: Invocation) -> int:
     flags, _ = split_flags(inv.args[1:])
     args = inv.args[1:]
     if "p" not in flags or args[-1:] != ["1"]:
-        inv.error("monkey: the virtual device only runs the launch idiom: monkey -p PKG -c "
-                  "android.intent.category.LAUNCHER 1")
+        inv.error(
+            "monkey: the virtual device only runs the launch idiom: monkey -p PKG -c "
+            "android.intent.category.LAUNCHER 1"
+        )
         return 1
     package = args[args.index("-p") + 1]
     if package not in inv.system.packages():
@@ -233,8 +272,10 @@ def getprop(inv: Invocation) -> int:
 def settings(inv: Invocation) -> int:
     args = without_user(inv.args[1:])
     if len(args) < 2 or args[1] not in inv.system.settings:
-        inv.error("usage: settings [--user NUM] get|put|delete|list NAMESPACE [KEY [VALUE]]"
-                  " (NAMESPACE is one of system, secure, global)")
+        inv.error(
+            "usage: settings [--user NUM] get|put|delete|list NAMESPACE [KEY [VALUE]]"
+            " (NAMESPACE is one of system, secure, global)"
+        )
         return 1
     verb, table = args[0], inv.system.settings[args[1]]
     if verb == "get" and len(args) == 3:
@@ -257,7 +298,7 @@ def ime(inv: Invocation) -> int:
     system = inv.system
     installed = list(system.installed_imes)
     if sub == "list":
-        for method in (installed if "-a" in args else system.enabled_imes):
+        for method in installed if "-a" in args else system.enabled_imes:
             inv.print(method if "-s" in args else f"{method}:\n  mId={method}")
         return 0
     if sub in ("enable", "disable", "set") and args:
@@ -278,8 +319,14 @@ def ime(inv: Invocation) -> int:
 
 
 # `cmd SERVICE ...` reaches the same code as the old per-service tools.
-_CMD_SERVICES: dict[str, Command] = {"package": pm, "activity": am, "input": input_, "settings": settings,
-                                     "window": wm, "input_method": ime}
+_CMD_SERVICES: dict[str, Command] = {
+    "package": pm,
+    "activity": am,
+    "input": input_,
+    "settings": settings,
+    "window": wm,
+    "input_method": ime,
+}
 
 
 def cmd(inv: Invocation) -> int:
@@ -291,6 +338,13 @@ def cmd(inv: Invocation) -> int:
 
 
 COMMANDS: dict[str, Command] = {
-    "input": input_, "am": am, "monkey": monkey, "pm": pm, "wm": wm, "getprop": getprop,
-    "settings": settings, "ime": ime, "cmd": cmd,
+    "input": input_,
+    "am": am,
+    "monkey": monkey,
+    "pm": pm,
+    "wm": wm,
+    "getprop": getprop,
+    "settings": settings,
+    "ime": ime,
+    "cmd": cmd,
 }

@@ -45,7 +45,11 @@ class Packet:
 
     def encode(self) -> bytes:
         header = HEADER.pack(
-            self.command, self.arg0, self.arg1, len(self.payload), sum(self.payload) & 0xFFFFFFFF,
+            self.command,
+            self.arg0,
+            self.arg1,
+            len(self.payload),
+            sum(self.payload) & 0xFFFFFFFF,
             self.command ^ 0xFFFFFFFF,
         )
         return header + self.payload

@@ -38,9 +38,15 @@ _STRING_TESTS: dict[str, tuple[str, Callable[[str], Callable[[str], bool]]]] = {
     "resourceIdMatches": ("resource_id", _regex),
 }
 _BOOL_FIELDS = {
-    "checkable": "checkable", "checked": "checked", "clickable": "clickable",
-    "longClickable": "long_clickable", "scrollable": "scrollable", "enabled": "enabled",
-    "focusable": "focusable", "focused": "focused", "selected": "selected",
+    "checkable": "checkable",
+    "checked": "checked",
+    "clickable": "clickable",
+    "longClickable": "long_clickable",
+    "scrollable": "scrollable",
+    "enabled": "enabled",
+    "focusable": "focusable",
+    "focused": "focused",
+    "selected": "selected",
 }
 _STRUCTURE_KEYS = ("mask", "childOrSibling", "childOrSiblingSelector")
 
@@ -76,7 +82,7 @@ def _narrow(candidates: list[Node], selector: dict[str, Any]) -> list[Node]:
     matches = [n for n in candidates if _predicate(selector)(n)]
     instance = selector.get("instance")
     if isinstance(instance, int) and "instance" in selector:
-        return matches[instance:instance + 1]
+        return matches[instance : instance + 1]
     return matches
 
 
@@ -112,8 +118,11 @@ def find(xml: str, selector: dict[str, Any]) -> list[Node]:
 
 def describe(selector: dict[str, Any]) -> str:
     """The selector as uiautomator prints it in UiObjectNotFoundException: UiSelector[TEXT=X]."""
-    fields = ", ".join(f"{re.sub(r'(?<!^)(?=[A-Z])', '_', k).upper()}={v}"
-                       for k, v in selector.items() if k not in _STRUCTURE_KEYS)
+    fields = ", ".join(
+        f"{re.sub(r'(?<!^)(?=[A-Z])', '_', k).upper()}={v}"
+        for k, v in selector.items()
+        if k not in _STRUCTURE_KEYS
+    )
     return f"UiSelector[{fields}]"
 
 
@@ -124,10 +133,21 @@ def _bounds(bounds: Bounds) -> dict[str, int]:
 def object_info(node: Node) -> dict[str, Any]:
     """What `objInfo` answers for a node (uiautomator's ObjInfo)."""
     return {
-        "bounds": _bounds(node.bounds), "checkable": node.checkable, "checked": node.checked,
-        "childCount": len(node.children), "className": node.class_name, "clickable": node.clickable,
-        "contentDescription": node.content_desc, "enabled": node.enabled, "focusable": node.focusable,
-        "focused": node.focused, "longClickable": node.long_clickable, "packageName": node.package,
-        "resourceName": node.resource_id, "scrollable": node.scrollable, "selected": node.selected,
-        "text": node.text, "visibleBounds": _bounds(node.bounds),
+        "bounds": _bounds(node.bounds),
+        "checkable": node.checkable,
+        "checked": node.checked,
+        "childCount": len(node.children),
+        "className": node.class_name,
+        "clickable": node.clickable,
+        "contentDescription": node.content_desc,
+        "enabled": node.enabled,
+        "focusable": node.focusable,
+        "focused": node.focused,
+        "longClickable": node.long_clickable,
+        "packageName": node.package,
+        "resourceName": node.resource_id,
+        "scrollable": node.scrollable,
+        "selected": node.selected,
+        "text": node.text,
+        "visibleBounds": _bounds(node.bounds),
     }

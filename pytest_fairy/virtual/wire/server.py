@@ -73,8 +73,9 @@ class WireServer:
         self._listener = listener
         self._stop.clear()
         self.system.stopping.clear()
-        self._acceptor = threading.Thread(target=self._accept_loop, name=f"wire:{self.port}:accept",
-                                          daemon=True)
+        self._acceptor = threading.Thread(
+            target=self._accept_loop, name=f"wire:{self.port}:accept", daemon=True
+        )
         self._acceptor.start()
         log.info("virtual device %s serving adbd on %s", self.system.serial, self.address)
         return self.port
@@ -106,15 +107,19 @@ class WireServer:
             with socket.create_connection((self.host, self.port), timeout=ACCEPT_POLL_SECONDS):
                 pass
         except OSError as exc:
-            log.debug("wire server %s: wake-up connection failed (%s); the accept poll will notice",
-                      self.address, exc)
+            log.debug(
+                "wire server %s: wake-up connection failed (%s); the accept poll will notice",
+                self.address,
+                exc,
+            )
 
     def __enter__(self) -> WireServer:
         self.start()
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.stop()
 
     def _accept_loop(self) -> None:
@@ -139,8 +144,9 @@ class WireServer:
             self._count += 1
             name = f"wire:{port}:conn{self._count}"
             connection = AdbdConnection(sock, banner(self.system.device.properties), resolve, name)
-            thread = threading.Thread(target=self._serve_connection, args=(connection, sock), name=name,
-                                      daemon=True)
+            thread = threading.Thread(
+                target=self._serve_connection, args=(connection, sock), name=name, daemon=True
+            )
             with self._lock:
                 self._connections = [(c, t) for c, t in self._connections if t.is_alive()]
                 self._connections.append((connection, thread))

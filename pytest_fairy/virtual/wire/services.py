@@ -21,7 +21,10 @@ from pytest_fairy.virtual.wire.u2server import app_process
 # What the device tells the host it can do (the `features=` of its CNXN banner).
 FEATURES = ("shell_v2", "cmd", "stat_v2", "ls_v2", "fixed_push_mkdir")
 COMMANDS: dict[str, Command] = {
-    **toybox.COMMANDS, **framework.COMMANDS, **diagnostics.COMMANDS, "app_process": app_process,
+    **toybox.COMMANDS,
+    **framework.COMMANDS,
+    **diagnostics.COMMANDS,
+    "app_process": app_process,
 }
 _FRAME = struct.Struct("<BI")
 STDIN, STDOUT, STDERR, EXIT, CLOSE_STDIN, WINDOW_SIZE = 0, 1, 2, 3, 4, 5
@@ -30,8 +33,10 @@ EXIT_LINGER_SECONDS = 1.0
 
 
 def banner(properties: dict[str, str]) -> str:
-    fields = [f"{key}={properties.get(key, '')}" for key in ("ro.product.name", "ro.product.model",
-                                                            "ro.product.device")]
+    fields = [
+        f"{key}={properties.get(key, '')}"
+        for key in ("ro.product.name", "ro.product.model", "ro.product.device")
+    ]
     return "device::" + ";".join([*fields, "features=" + ",".join(FEATURES)])
 
 
@@ -68,6 +73,7 @@ def _v1_stdin(stream: Stream) -> Callable[[], bytes]:
         while chunk := stream.read():
             data += chunk
         return bytes(data)
+
     return read_all
 
 
@@ -108,4 +114,5 @@ def resolver(system: AndroidSystem) -> Callable[[str], ServiceHandler | None]:
             if port.isdigit() and host in ("", "localhost", "127.0.0.1"):
                 return system.listener(int(port))
         return None
+
     return resolve

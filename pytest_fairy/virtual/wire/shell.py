@@ -21,8 +21,14 @@ SHELL = "/system/bin/sh"
 NOT_FOUND_EXIT = 127
 SYNTAX_ERROR_EXIT = 2
 _OPERATORS = ("&&", "||", ";", "|", "\n")
-_UNSUPPORTED = {"`": "command substitution", "<": "redirection", ">": "redirection", "&": "background jobs",
-                "(": "subshells", ")": "subshells"}
+_UNSUPPORTED = {
+    "`": "command substitution",
+    "<": "redirection",
+    ">": "redirection",
+    "&": "background jobs",
+    "(": "subshells",
+    ")": "subshells",
+}
 _VARIABLE = re.compile(r"\$(\?|[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
@@ -82,13 +88,13 @@ def tokenize(line: str) -> list[Token]:
             i += len(op)
         elif ch in _UNSUPPORTED or line.startswith("$(", i):
             what = "command substitution" if ch == "$" else _UNSUPPORTED[ch]
-            raise ShellSyntaxError(f"{what} ({line[i:i + 2]!r}) is not supported by the virtual device")
+            raise ShellSyntaxError(f"{what} ({line[i : i + 2]!r}) is not supported by the virtual device")
         elif ch == "'":
             end = line.find("'", i + 1)
             if end < 0:
                 raise ShellSyntaxError("unterminated single quote")
             flush_text()
-            parts.append((line[i + 1:end], False))
+            parts.append((line[i + 1 : end], False))
             in_word, i = True, end + 1
         elif ch == '"':
             flush_text()
@@ -167,8 +173,13 @@ class Shell:
     variables: dict[str, str] = field(default_factory=dict)
     status: int = 0
 
-    def run(self, line: str, out: Callable[[bytes], None], err: Callable[[bytes], None],
-            stdin: Callable[[], bytes] = lambda: b"") -> int:
+    def run(
+        self,
+        line: str,
+        out: Callable[[bytes], None],
+        err: Callable[[bytes], None],
+        stdin: Callable[[], bytes] = lambda: b"",
+    ) -> int:
         try:
             tokens = tokenize(line)
         except ShellSyntaxError as exc:
@@ -201,8 +212,13 @@ class Shell:
             skip = (separator == "&&" and self.status != 0) or (separator == "||" and self.status == 0)
         return self.status
 
-    def _pipeline(self, stages: list[list[Word]], out: Callable[[bytes], None],
-                  err: Callable[[bytes], None], stdin: Callable[[], bytes]) -> int:
+    def _pipeline(
+        self,
+        stages: list[list[Word]],
+        out: Callable[[bytes], None],
+        err: Callable[[bytes], None],
+        stdin: Callable[[], bytes],
+    ) -> int:
         status = 0
         for position, words in enumerate(stages):
             last = position == len(stages) - 1
@@ -216,8 +232,13 @@ class Shell:
             return str(self.status)
         return self.variables.get(name, "")
 
-    def _simple(self, words: list[Word], out: Callable[[bytes], None], err: Callable[[bytes], None],
-                stdin: Callable[[], bytes]) -> int:
+    def _simple(
+        self,
+        words: list[Word],
+        out: Callable[[bytes], None],
+        err: Callable[[bytes], None],
+        stdin: Callable[[], bytes],
+    ) -> int:
         env: dict[str, str] = {}
         while words and _ASSIGNMENT.match(words[0].raw):
             name, _, value = words[0].expand(self._variable).partition("=")

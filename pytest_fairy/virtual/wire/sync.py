@@ -33,8 +33,13 @@ class SyncService:
     def __init__(self, system: AndroidSystem) -> None:
         self.fs: MemoryFileSystem = system.fs
         self._handlers = {
-            "STAT": self._stat_v1, "STA2": self._stat_v2, "LST2": self._stat_v2, "LIST": self._list_v1,
-            "LIS2": self._list_v2, "SEND": self._send, "RECV": self._recv,
+            "STAT": self._stat_v1,
+            "STA2": self._stat_v2,
+            "LST2": self._stat_v2,
+            "LIST": self._list_v1,
+            "LIS2": self._list_v2,
+            "SEND": self._send,
+            "RECV": self._recv,
         }
 
     def serve(self, stream: Stream) -> None:
@@ -75,8 +80,22 @@ class SyncService:
             stream.write(_STAT_V2.pack(command.encode(), errno.ENOENT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
             return
         inode = zlib.crc32(path.encode())
-        stream.write(_STAT_V2.pack(command.encode(), 0, 1, inode, entry.mode, 1, _SHELL_UID, _SHELL_UID,
-                                   entry.size, entry.mtime, entry.mtime, entry.mtime))
+        stream.write(
+            _STAT_V2.pack(
+                command.encode(),
+                0,
+                1,
+                inode,
+                entry.mode,
+                1,
+                _SHELL_UID,
+                _SHELL_UID,
+                entry.size,
+                entry.mtime,
+                entry.mtime,
+                entry.mtime,
+            )
+        )
 
     def _listing(self, path: str) -> list[tuple[str, int, int, int]]:
         entry = self.fs.stat(path)
@@ -94,8 +113,12 @@ class SyncService:
     def _list_v2(self, stream: Stream, path: str, _command: str) -> None:
         for name, mode, size, mtime in self._listing(path):
             raw = name.encode()
-            stream.write(_DENT_V2.pack(b"DNT2", 0, 1, 0, mode, 1, _SHELL_UID, _SHELL_UID, size, mtime, mtime,
-                                       mtime, len(raw)) + raw)
+            stream.write(
+                _DENT_V2.pack(
+                    b"DNT2", 0, 1, 0, mode, 1, _SHELL_UID, _SHELL_UID, size, mtime, mtime, mtime, len(raw)
+                )
+                + raw
+            )
         stream.write(_DENT_V2.pack(b"DONE", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
     def _send(self, stream: Stream, spec: str, _command: str) -> None:
@@ -131,6 +154,6 @@ class SyncService:
             return
         data = entry.data
         for start in range(0, len(data), MAX_DATA_CHUNK):
-            chunk = data[start:start + MAX_DATA_CHUNK]
+            chunk = data[start : start + MAX_DATA_CHUNK]
             stream.write(b"DATA" + struct.pack("<I", len(chunk)) + chunk)
         stream.write(b"DONE" + struct.pack("<I", 0))

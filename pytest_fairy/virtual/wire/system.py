@@ -20,15 +20,24 @@ T = TypeVar("T")
 
 LAUNCHER_PACKAGE = "com.android.launcher3"
 SYSTEM_PACKAGES = (
-    "android", "com.android.systemui", LAUNCHER_PACKAGE, "com.android.settings",
-    "com.android.permissioncontroller", "com.android.inputmethod.latin", "com.android.shell",
+    "android",
+    "com.android.systemui",
+    LAUNCHER_PACKAGE,
+    "com.android.settings",
+    "com.android.permissioncontroller",
+    "com.android.inputmethod.latin",
+    "com.android.shell",
 )
 DEFAULT_IME = "com.android.inputmethod.latin/.LatinIME"
 # The settings a fresh device answers for; u2 reads default_input_method before typing.
 DEFAULT_SETTINGS: dict[str, dict[str, str]] = {
     "secure": {"default_input_method": DEFAULT_IME, "enabled_input_methods": DEFAULT_IME},
-    "system": {"screen_brightness": "128", "screen_brightness_mode": "0", "pointer_location": "0",
-               "show_touches": "0"},
+    "system": {
+        "screen_brightness": "128",
+        "screen_brightness_mode": "0",
+        "pointer_location": "0",
+        "show_touches": "0",
+    },
     "global": {"airplane_mode_on": "0", "adb_enabled": "1", "stay_on_while_plugged_in": "0"},
 }
 FIRST_APP_PID = 10240

@@ -149,8 +149,11 @@ def grep(inv: Invocation) -> int:
         return 2
     pattern = re.compile(operands[0], re.IGNORECASE if "i" in flags else 0)
     data = b"".join(inv.system.fs.read(p) for p in operands[1:]) if operands[1:] else inv.stdin()
-    matched = [line for line in data.decode("utf-8", "replace").splitlines()
-               if bool(pattern.search(line)) != ("v" in flags)]
+    matched = [
+        line
+        for line in data.decode("utf-8", "replace").splitlines()
+        if bool(pattern.search(line)) != ("v" in flags)
+    ]
     for line in matched:
         inv.print(line)
     return 0 if matched else 1
@@ -167,8 +170,10 @@ def sleep(inv: Invocation) -> int:
 
 
 def id_(inv: Invocation) -> int:
-    inv.print("uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1015(sdcard_rw)"
-              " context=u:r:shell:s0")
+    inv.print(
+        "uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1015(sdcard_rw)"
+        " context=u:r:shell:s0"
+    )
     return 0
 
 
@@ -191,7 +196,20 @@ def toybox(inv: Invocation) -> int:
 
 
 COMMANDS: dict[str, Command] = {
-    "echo": echo, "true": true, "false": false, "cat": cat, "ls": ls, "rm": rm, "mkdir": mkdir,
-    "touch": touch, "chmod": chmod, "md5sum": md5sum, "md5": md5sum, "grep": grep, "sleep": sleep,
-    "id": id_, "whoami": whoami, "toybox": toybox,
+    "echo": echo,
+    "true": true,
+    "false": false,
+    "cat": cat,
+    "ls": ls,
+    "rm": rm,
+    "mkdir": mkdir,
+    "touch": touch,
+    "chmod": chmod,
+    "md5sum": md5sum,
+    "md5": md5sum,
+    "grep": grep,
+    "sleep": sleep,
+    "id": id_,
+    "whoami": whoami,
+    "toybox": toybox,
 }

@@ -118,7 +118,7 @@ class Stream:
                 if self._remote_closed or self._local_closed:
                     raise StreamClosed(f"{self.service}: host closed the stream")
                 self._awaiting_ack = True
-            chunk = bytes(view[start:start + step])
+            chunk = bytes(view[start : start + step])
             self._conn.send(Packet(Command.WRTE, self.local_id, self.remote_id, chunk))
 
     def close(self) -> None:
@@ -229,8 +229,12 @@ class AdbdConnection:
             stream = Stream(self, local_id, remote_id, service)
             self._streams[local_id] = stream
             self._threads = [t for t in self._threads if t.is_alive()]
-            thread = threading.Thread(target=self._run_service, args=(handler, stream),
-                                      name=f"{self.name}/{service[:40]}", daemon=True)
+            thread = threading.Thread(
+                target=self._run_service,
+                args=(handler, stream),
+                name=f"{self.name}/{service[:40]}",
+                daemon=True,
+            )
             self.send(Packet(Command.OKAY, local_id, remote_id))  # before the service can write
             thread.start()
             self._threads.append(thread)

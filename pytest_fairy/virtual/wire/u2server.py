@@ -36,9 +36,24 @@ SWIPE_STEP_SECONDS = 0.005
 KEYCODE_DEL = 67
 # pressKey names (UiDevice.pressXxx) to key codes.
 KEY_NAMES = {
-    "home": 3, "back": 4, "left": 21, "right": 22, "up": 19, "down": 20, "center": 23, "menu": 82,
-    "search": 84, "enter": 66, "delete": 67, "del": 67, "recent": 187, "volume_up": 24, "volume_down": 25,
-    "volume_mute": 164, "camera": 27, "power": 26,
+    "home": 3,
+    "back": 4,
+    "left": 21,
+    "right": 22,
+    "up": 19,
+    "down": 20,
+    "center": 23,
+    "menu": 82,
+    "search": 84,
+    "enter": 66,
+    "delete": 67,
+    "del": 67,
+    "recent": 187,
+    "volume_up": 24,
+    "volume_down": 25,
+    "volume_mute": 164,
+    "camera": 27,
+    "power": 26,
 }
 _DP_PER_PX = 160 / 440
 
@@ -62,14 +77,28 @@ class UiautomatorServer:
         self.system = system
         self.device = system.device
         self._methods: dict[str, Callable[..., Any]] = {
-            "dumpWindowHierarchy": self.dump_window_hierarchy, "takeScreenshot": self.take_screenshot,
-            "click": self.click, "longClick": self.long_click, "pressKey": self.press_key,
-            "pressKeyCode": self.press_key_code, "swipe": self.swipe, "swipePoints": self.swipe_points,
-            "drag": self.swipe, "deviceInfo": self.device_info, "setClipboard": self.set_clipboard,
-            "getClipboard": self.get_clipboard, "pasteClipboard": self.paste_clipboard,
-            "setText": self.set_text, "clearTextField": self.clear_text_field, "getText": self.get_text,
-            "objInfo": self.obj_info, "objInfoOfAllInstances": self.obj_info_all, "count": self.count,
-            "exist": self.exist, "waitForExists": self.wait_for_exists, "waitUntilGone": self.wait_until_gone,
+            "dumpWindowHierarchy": self.dump_window_hierarchy,
+            "takeScreenshot": self.take_screenshot,
+            "click": self.click,
+            "longClick": self.long_click,
+            "pressKey": self.press_key,
+            "pressKeyCode": self.press_key_code,
+            "swipe": self.swipe,
+            "swipePoints": self.swipe_points,
+            "drag": self.swipe,
+            "deviceInfo": self.device_info,
+            "setClipboard": self.set_clipboard,
+            "getClipboard": self.get_clipboard,
+            "pasteClipboard": self.paste_clipboard,
+            "setText": self.set_text,
+            "clearTextField": self.clear_text_field,
+            "getText": self.get_text,
+            "objInfo": self.obj_info,
+            "objInfoOfAllInstances": self.obj_info_all,
+            "count": self.count,
+            "exist": self.exist,
+            "waitForExists": self.wait_for_exists,
+            "waitUntilGone": self.wait_until_gone,
         }
 
     # ---- HTTP
@@ -88,7 +117,8 @@ class UiautomatorServer:
             reason = {200: "OK", 404: "Not Found", 405: "Method Not Allowed"}[status]
             stream.write(
                 f"HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\n"
-                f"Content-Length: {len(payload)}\r\n\r\n".encode() + payload
+                f"Content-Length: {len(payload)}\r\n\r\n".encode()
+                + payload
             )
             if headers.get("connection", "").lower() == "close":
                 return
@@ -137,8 +167,10 @@ class UiautomatorServer:
             request_id = request.get("id")
             method = self._methods.get(request["method"])
             if method is None:
-                raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request['method']} "
-                               "(not implemented by the virtual device)")
+                raise RpcError(
+                    METHOD_NOT_FOUND,
+                    f"Method not found: {request['method']} (not implemented by the virtual device)",
+                )
             params = request.get("params") or []
             args = params if isinstance(params, list) else []
             if isinstance(params, dict) and params:
@@ -164,8 +196,10 @@ class UiautomatorServer:
     def _one(self, selector: dict[str, Any]) -> Node:
         found = self._find(selector)
         if not found:
-            raise RpcError(OBJECT_NOT_FOUND, "androidx.test.uiautomator.UiObjectNotFoundException: "
-                           + selectors.describe(selector))
+            raise RpcError(
+                OBJECT_NOT_FOUND,
+                "androidx.test.uiautomator.UiObjectNotFoundException: " + selectors.describe(selector),
+            )
         return found[0]
 
     def _wait(self, selector: dict[str, Any], timeout_ms: int, present: bool) -> bool:
@@ -241,10 +275,15 @@ class UiautomatorServer:
         properties = self.device.properties
         sdk = properties.get("ro.build.version.sdk", "34")
         return {
-            "currentPackageName": self.device.current_app().package, "displayHeight": height,
-            "displayWidth": width, "displayRotation": 0, "displaySizeDpX": round(width * _DP_PER_PX),
-            "displaySizeDpY": round(height * _DP_PER_PX), "naturalOrientation": True,
-            "productName": properties.get("ro.product.name", ""), "screenOn": True,
+            "currentPackageName": self.device.current_app().package,
+            "displayHeight": height,
+            "displayWidth": width,
+            "displayRotation": 0,
+            "displaySizeDpX": round(width * _DP_PER_PX),
+            "displaySizeDpY": round(height * _DP_PER_PX),
+            "naturalOrientation": True,
+            "productName": properties.get("ro.product.name", ""),
+            "screenOn": True,
             "sdkInt": int(sdk) if sdk.isdigit() else 0,
         }
 
