@@ -36,7 +36,7 @@ class MonkeyBrain:
     def __init__(self, seed: int) -> None:
         self.random = random.Random(seed)
 
-    def plan(self, target: Target, screen: Screen) -> Plan:
+    def plan(self, target: Target, screen: Screen, som_jpeg: bytes = b"") -> Plan:
         return Plan(root=target.feature)
 
     def decide(self, ctx: StepContext) -> Decision:

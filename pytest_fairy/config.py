@@ -10,7 +10,10 @@ import pytest
 
 from pytest_fairy.explorer import ExplorerSettings
 
-BRAINS = ("offline",)
+BRAINS = ("offline", "claude")
+# Kept in step with pytest_fairy.brain.claude.DEFAULT_MODEL, which is not imported here: the anthropic
+# SDK takes seconds to import and an offline run should not pay for it.
+DEFAULT_CLAUDE_MODEL = "claude-sonnet-5"
 DEFAULT_SPEC_PATTERNS = ("test_*.yaml", "test_*.yml", "*.fairy.yaml", "*.fairy.yml")
 VIRTUAL = "virtual"
 
@@ -84,21 +87,7 @@ def read_config(config: pytest.Config) -> FairyConfig:
     """Options win over ini keys; a bad value is a usage error that names the option."""
     option = config.option
     devices = tuple(option.fairy_device or config.getini("fairy_device") or (VIRTUAL,))
-    brain = option.fairy_brain or config.getini("fairy_brain") or ""
-    if brain and brain not in BRAINS:
-        raise pytest.UsageError(
-            f"--fairy-brain {brain}: unknown or not available in this version; "
-            f"choose one of {', '.join(BRAINS)}"
-        )
-    reason = (
-        "chosen"
-        if brain
-        else (
-            "ANTHROPIC_API_KEY is set, but the Claude brain is not in this version"
-            if os.environ.get("ANTHROPIC_API_KEY")
-            else "no ANTHROPIC_API_KEY set"
-        )
-    )
+    brain, reason = _brain(option.fairy_brain or config.getini("fairy_brain") or "")
     for device in devices:
         if not (device == VIRTUAL or device.startswith(VIRTUAL + ":")):
             raise pytest.UsageError(
@@ -115,14 +104,30 @@ def read_config(config: pytest.Config) -> FairyConfig:
         artifacts = config.rootpath / artifacts
     return FairyConfig(
         devices=devices,
-        brain=brain or "offline",
+        brain=brain,
         brain_reason=reason,
-        model=option.fairy_model or config.getini("fairy_model") or None,
+        model=option.fairy_model
+        or config.getini("fairy_model")
+        or (DEFAULT_CLAUDE_MODEL if brain == "claude" else None),
         max_steps=max_steps,
         artifacts=artifacts,
         spec_patterns=tuple(config.getini("fairy_spec_patterns")),
         explorer=ExplorerSettings(llm_long_edge=_int_ini(config, "fairy_llm_long_edge") or 1024),
     )
+
+
+def _brain(chosen: str) -> tuple[str, str]:
+    """The brain to use and why: as chosen, else Claude when an API key is set, else offline."""
+    has_key = bool(os.environ.get("ANTHROPIC_API_KEY"))
+    if not chosen:
+        return ("claude", "ANTHROPIC_API_KEY is set") if has_key else ("offline", "no ANTHROPIC_API_KEY set")
+    if chosen not in BRAINS:
+        raise pytest.UsageError(f"--fairy-brain {chosen}: unknown brain; choose one of {', '.join(BRAINS)}")
+    if chosen == "claude" and not has_key:
+        raise pytest.UsageError(
+            "--fairy-brain claude needs an API key: set ANTHROPIC_API_KEY (or use --fairy-brain offline)"
+        )
+    return chosen, "chosen"
 
 
 def _int_ini(config: pytest.Config, name: str) -> int | None:

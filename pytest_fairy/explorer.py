@@ -18,6 +18,7 @@ from pytest_fairy.brain.base import (
     Brain,
     BrainError,
     Decision,
+    Judgement,
     Outcome,
     OutcomeKind,
     Plan,
@@ -133,7 +134,7 @@ class Explorer:
         self.device.clear_logcat()
         self.device.launch(target.package, target.launch_activity)
         seen = self._perceive()
-        run.plan = self.brain.plan(target, seen.screen)
+        run.plan = self.brain.plan(target, seen.screen, seen.som.llm_jpeg)
         for name in run.plan.sub_features:
             run.tree_feature(name)
         run.tree.focus(target.feature)
@@ -147,6 +148,8 @@ class Explorer:
             if end is not None:
                 return end
             decision = self._decide(run, ctx)
+            if isinstance(decision, _End):
+                return decision
             if decision.finished:
                 return self._finish(run, ctx)
             run.pending = self._act(run, seen, state, decision, ctx)
@@ -176,12 +179,15 @@ class Explorer:
             oracles_met=bool(mission.done_when) and check.holds,
             denial=run.pending_denial,
         )
+        run.oracles_seen = run.oracles_seen or ctx.oracles_met
         if findings:
             return ctx, _End(Verdict.FAILED, "; ".join(f.message for f in findings), tuple(findings))
         if ctx.oracles_met:
             judgement = self.brain.judge(ctx)
+            if judgement.findings:
+                return ctx, _defect(judgement)
             if judgement.complete:
-                return ctx, _End(Verdict.PASSED, judgement.reason, judgement.findings)
+                return ctx, _End(Verdict.PASSED, judgement.reason)
         if verdict.kind is VerdictKind.STOP:
             return ctx, _End(Verdict.INCONCLUSIVE, f"loop guard stopped the run: {verdict.reason}")
         if run.steps >= target.max_steps:
@@ -190,9 +196,19 @@ class Explorer:
             )
         if time.monotonic() - run.started > target.wall_seconds:
             return ctx, _End(Verdict.INCONCLUSIVE, f"wall-time budget of {target.wall_seconds:.0f}s spent")
+        usage = self.brain.usage()
+        if target.token_budget is not None and usage.total_tokens > target.token_budget:
+            return ctx, _End(
+                Verdict.INCONCLUSIVE, f"token budget of {target.token_budget} spent ({usage.total_tokens})"
+            )
+        if target.cost_budget is not None and usage.cost_usd > target.cost_budget:
+            return ctx, _End(
+                Verdict.INCONCLUSIVE,
+                f"cost budget of ${target.cost_budget:.2f} spent (${usage.cost_usd:.4f})",
+            )
         return ctx, None
 
-    def _decide(self, run: _Run, ctx: StepContext) -> Decision:
+    def _decide(self, run: _Run, ctx: StepContext) -> Decision | _End:
         """The brain decides, unless the guard demands an escape from a loop.
 
         When the brain says the sub-feature it works on is complete and the judge agrees, the
@@ -208,6 +224,8 @@ class Explorer:
             run.tree_feature(feature)
         if decision.assessment.is_completed and feature and not decision.finished:
             judgement = self.brain.judge(ctx)
+            if judgement.findings:
+                return _defect(judgement)
             if judgement.complete:
                 run.tree.set_status(feature, FeatureStatus.DONE, judgement.reason)
                 return _return_step(ctx, f"'{feature}' is complete ({judgement.reason})")
@@ -216,8 +234,11 @@ class Explorer:
     def _finish(self, run: _Run, ctx: StepContext) -> _End:
         """The brain has nothing left to try: the judge says whether the feature is done."""
         judgement = self.brain.judge(ctx)
-        if judgement.complete:
-            return _End(Verdict.PASSED, judgement.reason, judgement.findings)
+        if judgement.findings:
+            return _defect(judgement)
+        # With done-when oracles, only they can make a pass: a judge's word is not enough.
+        if judgement.complete and (not run.mission.done_when or run.oracles_seen):
+            return _End(Verdict.PASSED, judgement.reason)
         if run.mission.done_when:
             unmet = "; ".join(ctx.unmet_oracles)
             return _End(
@@ -273,6 +294,15 @@ ESCAPE_PREFIX = "loop guard escape"
 RETURN_PREFIX = "return step"
 
 
+def _defect(judgement: Judgement) -> _End:
+    """The judge saw an app defect and backs it with evidence: the item fails with it."""
+    return _End(
+        Verdict.FAILED,
+        "; ".join(f.message for f in judgement.findings) or judgement.reason,
+        judgement.findings,
+    )
+
+
 def _return_step(ctx: StepContext, why: str) -> Decision:
     way_out = ctx.screen.dismiss_mark() if ctx.screen.has_dialog else None
     if way_out is not None:
@@ -324,6 +354,7 @@ class _Run:
         self.started = time.monotonic()
         self.steps = 0
         self.escapes = 0
+        self.oracles_seen = False
         self.attempt: _Attempt | None = None
         self.pending: StepRecord | None = None
         self.change: RecordResult | None = None

@@ -151,6 +151,8 @@ def target_of(spec: Spec, feature: Feature, fairy: FairyConfig) -> Target:
         allowed_risks=settings.allow,
         max_steps=fairy.max_steps or settings.max_steps,
         wall_seconds=settings.budget.wall_seconds or 600.0,
+        token_budget=settings.budget.tokens,
+        cost_budget=settings.budget.cost_usd,
     )
 
 
@@ -190,8 +192,20 @@ def fairy_device(request: pytest.FixtureRequest, fairy_app_model: Path | None) -
 
 
 @pytest.fixture
-def fairy_brain(request: pytest.FixtureRequest) -> Brain:
-    """A fresh brain for this test (brains remember one exploration). Override to script one."""
+def fairy_brain(fairy_config: FairyConfig) -> Brain:
+    """A fresh brain for this test (brains remember one exploration, and budgets count per item).
+
+    Override it to script one: `return ScriptedBrain(["tap 登录", "back"])`.
+    """
+    if fairy_config.brain == "claude":
+        from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings
+
+        return ClaudeBrain(
+            ClaudeSettings(
+                model=fairy_config.model or ClaudeSettings.model,
+                image_long_edge=fairy_config.explorer.llm_long_edge,
+            )
+        )
     return OfflineBrain()
 
 

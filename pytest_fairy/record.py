@@ -11,6 +11,7 @@ from functools import cached_property
 from typing import Protocol
 
 from pytest_fairy.brain.base import Plan, Usage
+from pytest_fairy.brain.pricing import cache_read_share
 from pytest_fairy.oracles import Finding
 from pytest_fairy.target import Target
 from pytest_fairy.tree import FeatureTree
@@ -69,7 +70,10 @@ class Exploration:
             f"{self.escapes} loops escaped, {self.seconds:.1f}s"
         )
         if self.usage.calls:
-            line += f", {self.usage.total_tokens} tokens, ${self.usage.cost_usd:.4f}"
+            share = cache_read_share(self.usage)
+            line += (
+                f", {self.usage.total_tokens} tokens ({share:.0%} cache reads), ${self.usage.cost_usd:.4f}"
+            )
         return line
 
 

@@ -10,6 +10,7 @@ import allure
 from allure_commons.types import AttachmentType
 
 from pytest_fairy.brain.base import Plan
+from pytest_fairy.brain.pricing import cache_read_share
 from pytest_fairy.record import Exploration, StepRecord
 from pytest_fairy.target import Target
 
@@ -61,6 +62,7 @@ class AllureSink:
         if result.usage.calls:
             allure.dynamic.parameter("tokens", result.usage.total_tokens)
             allure.dynamic.parameter("cost_usd", f"{result.usage.cost_usd:.4f}")
+            allure.dynamic.parameter("cache_read_share", f"{cache_read_share(result.usage):.0%}")
 
 
 def _description(target: Target, plan: Plan) -> str:

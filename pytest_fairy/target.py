@@ -20,6 +20,9 @@ class Target:
     allowed_risks: frozenset[str] = field(default_factory=frozenset)
     max_steps: int = 30
     wall_seconds: float = 600.0
+    # LLM budgets; None = no cap. Over budget, the run stops inconclusive (and is still summarised).
+    token_budget: int | None = None
+    cost_budget: float | None = None
 
     def words(self) -> str:
         """Everything that says what the feature is about, for relevance scoring."""

@@ -99,7 +99,7 @@ class OfflineBrain:
         self._topic: frozenset[str] = frozenset()
         self._hints: frozenset[str] = frozenset()
 
-    def plan(self, target: Target, screen: Screen) -> Plan:
+    def plan(self, target: Target, screen: Screen, som_jpeg: bytes = b"") -> Plan:
         self._topic = tokens(target.words())
         self._hints = tokens(" ".join(target.done_hints))
         self._goal = " ".join((target.goal, *target.done_hints))

@@ -31,7 +31,7 @@ class ScriptedBrain:
         self._script = list(script)
         self._next = 0
 
-    def plan(self, target: Target, screen: Screen) -> Plan:
+    def plan(self, target: Target, screen: Screen, som_jpeg: bytes = b"") -> Plan:
         return Plan(root=target.feature, sub_features=target.sub_features, steps=tuple(self._script))
 
     def decide(self, ctx: StepContext) -> Decision:

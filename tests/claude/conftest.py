@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
@@ -15,14 +14,6 @@ FAKE_KEY = "sk-ant-fake-3f9c1e7b-NEVER-PRINT-ME"
 FAST = ClaudeSettings(
     model="claude-sonnet-5", timeout_seconds=5.0, max_retries=2, retry_after_cap_seconds=0.05
 )
-
-
-@pytest.fixture(autouse=True)
-def hermetic_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No ANTHROPIC_* variable of the machine leaks into a test (key, base URL, profile, log level)."""
-    for name in list(os.environ):
-        if name.startswith("ANTHROPIC_"):
-            monkeypatch.delenv(name)
 
 
 @pytest.fixture

@@ -178,12 +178,16 @@ def test_broken_app_model_is_the_specs_collection_error(suite: pytest.Pytester) 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--fairy-brain", "gpt"], "*--fairy-brain gpt: unknown or not available*"),
+        (["--fairy-brain", "gpt"], "*--fairy-brain gpt: unknown brain; choose one of offline, claude"),
+        (["--fairy-brain", "claude"], "*--fairy-brain claude needs an API key: set ANTHROPIC_API_KEY*"),
         (["--fairy-device", "emulator-5554"], "*--fairy-device emulator-5554: real devices need*"),
         (["--fairy-max-steps", "0"], "*--fairy-max-steps must be at least 1*"),
     ],
 )
-def test_bad_options_are_usage_errors(suite: pytest.Pytester, args: list[str], message: str) -> None:
+def test_bad_options_are_usage_errors(
+    suite: pytest.Pytester, args: list[str], message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     write(suite, "test_food.yaml", FOOD_SPEC)
     result = suite.runpytest(*args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR

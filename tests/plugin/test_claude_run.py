@@ -1,0 +1,105 @@
+"""A spec explored with the Claude brain, end to end: the real anthropic SDK against a local Messages
+server whose answers are scripted by reading the screen it was sent, as a model would."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.claude import answers
+from tests.claude.fake_api import FakeMessagesAPI, Reply, tool_reply
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC = """\
+app:
+  name: 麦当劳
+  package: com.mcdonalds.gma.cn
+  virtual: food/app.yaml
+features:
+  - name: delivery time
+    goal: 选择送达时间：在弹窗中选择预约送餐并确定
+    done_when:
+      - visible: 送达时间：预约送餐
+      - not_visible: 请选择您的送达时间
+    budget: {tokens: 1000000, cost_usd: 5}
+"""
+
+
+class ScreenReader:
+    """Answers each stage; next_action taps the first label of `path` that is on the screen sent."""
+
+    def __init__(self, path: list[str]) -> None:
+        self.path = list(path)
+
+    def __call__(self, request: dict[str, Any]) -> Reply:
+        stage = request["tool_choice"]["name"]
+        if stage == "plan":
+            return tool_reply("plan", answers.PLAN)
+        if stage == "judge":
+            return tool_reply("judge", answers.JUDGE)
+        if stage == "summarize":
+            return tool_reply("summarize", answers.SUMMARY)
+        content = request["messages"][-1]["content"]
+        screen = "\n".join(block["text"] for block in content if block.get("type") == "text")
+        for label in self.path:
+            found = re.search(r"^\s*\[(\d+)\] \w+ \"" + re.escape(label), screen, re.MULTILINE)
+            if found:
+                self.path.remove(label)
+                return tool_reply("next_action", answers.action(mark=int(found.group(1)), why=f"tap {label}"))
+        return tool_reply("next_action", answers.action(kind="done", mark=None))
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    (pytester.path / "food").mkdir()
+    shutil.copy(ROOT / "example_suites" / "food" / "app.yaml", pytester.path / "food" / "app.yaml")
+    pytester.makeini(
+        "[pytest]\nfairy_artifacts = .fairy\nfilterwarnings = ignore::pytest.PytestAssertRewriteWarning\n"
+    )
+    (pytester.path / "test_food.yaml").write_text(SPEC, encoding="utf-8")
+    return pytester
+
+
+def test_claude_brain_explores_a_spec_through_the_real_sdk(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with FakeMessagesAPI(responder=ScreenReader(["麦乐送", "预约送餐", "确定"])) as api:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-0000")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", api.url)
+        result = project.runpytest("-v", "--alluredir", "allure-results")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "fairy: device virtual (in-process); brain claude (ANTHROPIC_API_KEY is set); model claude-sonnet-5*",
+            "    step 1: tap [[]*[]] 麦乐送 -> *",
+            "*test_food.yaml::delivery time: passed: 3 steps, *, * tokens (*% cache reads), $*",
+        ]
+    )
+    stages = [body["tool_choice"]["name"] for body in api.bodies]
+    assert stages[0] == "plan" and stages[-1] == "summarize"
+    assert stages.count("next_action") == 3
+    report = next((project.path / "allure-results").glob("*-result.json")).read_text(encoding="utf-8")
+    assert "sk-ant-test-0000" not in report
+    assert '"name": "tokens"' in report
+
+
+def test_unreachable_api_ends_the_item_broken_never_green(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with FakeMessagesAPI(
+        responder=lambda request: Reply(
+            status=500, body={"type": "error", "error": {"type": "api_error", "message": "internal"}}
+        )
+    ) as api:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-0000")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", api.url)
+        result = project.runpytest("--alluredir", "allure-results")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*delivery time: inconclusive: brain unavailable*500*"])
+    status = json.loads(next((project.path / "allure-results").glob("*-result.json")).read_text())["status"]
+    assert status == "broken"
