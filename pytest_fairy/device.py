@@ -28,6 +28,16 @@ class AppRef:
     activity: str
 
 
+@dataclass(frozen=True, slots=True)
+class DeviceInfo:
+    """What a report says about the device: `getprop` values on a phone."""
+
+    serial: str
+    model: str
+    android_version: str
+    sdk: str
+
+
 class DeviceError(Exception):
     """A device operation failed. Carries the serial and what was being done."""
 
@@ -74,6 +84,12 @@ class Device(Protocol):
     def current_app(self) -> AppRef: ...
 
     def window_size(self) -> tuple[int, int]: ...
+
+    def info(self) -> DeviceInfo: ...
+
+    def app_version(self, package: str) -> str:
+        """The installed version name of `package` ("" when it cannot be told)."""
+        ...
 
     def logcat(self) -> str:
         """Log lines since the last :meth:`clear_logcat`, in `logcat -d` threadtime format."""

@@ -15,7 +15,7 @@ from typing import Literal, TypeVar
 
 from PIL import Image
 
-from pytest_fairy.device import AppRef, DeviceError, Key
+from pytest_fairy.device import AppRef, DeviceError, DeviceInfo, Key
 from pytest_fairy.virtual.clock import Clock, SystemClock
 from pytest_fairy.virtual.dump import dump_xml
 from pytest_fairy.virtual.engine import Engine, VirtualAppError
@@ -194,6 +194,18 @@ class VirtualDevice:
 
     def clear_logcat(self) -> None:
         self._call("clear_logcat", (), "none", self._logcat.clear)
+
+    def info(self) -> DeviceInfo:
+        props = self.properties
+        return DeviceInfo(
+            serial=self._serial,
+            model=props.get("ro.product.model", ""),
+            android_version=props.get("ro.build.version.release", ""),
+            sdk=props.get("ro.build.version.sdk", ""),
+        )
+
+    def app_version(self, package: str) -> str:
+        return self.app_model.app.version if package == self.app_model.app.package else ""
 
     # ---- extras for the wire front --------------------------------------------------------------
 
