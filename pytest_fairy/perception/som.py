@@ -135,7 +135,9 @@ def render_som(
     small = full
     if scale < 1.0:
         size = (max(1, round(full.width * scale)), max(1, round(full.height * scale)))
-        small = full.resize(size, Image.Resampling.BILINEAR, reducing_gap=2.0)
+        # reducing_gap=1.0: an integer box reduction first, then bilinear. Half the time of gap 2.0 on a
+        # 1080x2400 frame (this runs every step), and the badges stay as legible (they are sized for it).
+        small = full.resize(size, Image.Resampling.BILINEAR, reducing_gap=1.0)
     buffer = io.BytesIO()
     small.save(buffer, format="JPEG", quality=jpeg_quality)
     return SomImages(full, buffer.getvalue(), scale)
