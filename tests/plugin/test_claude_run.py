@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -55,14 +54,9 @@ class ScreenReader:
 
 
 @pytest.fixture
-def project(pytester: pytest.Pytester) -> pytest.Pytester:
-    (pytester.path / "food").mkdir()
-    shutil.copy(ROOT / "example_suites" / "food" / "app.yaml", pytester.path / "food" / "app.yaml")
-    pytester.makeini(
-        "[pytest]\nfairy_artifacts = .fairy\nfilterwarnings = ignore::pytest.PytestAssertRewriteWarning\n"
-    )
-    (pytester.path / "test_food.yaml").write_text(SPEC, encoding="utf-8")
-    return pytester
+def project(suite: pytest.Pytester) -> pytest.Pytester:
+    (suite.path / "test_food.yaml").write_text(SPEC, encoding="utf-8")
+    return suite
 
 
 def test_claude_brain_explores_a_spec_through_the_real_sdk(
