@@ -12,6 +12,10 @@ Faults are handled at this seam:
   there) or was cut off at `max_tokens` gets ONE corrective retry that says what was wrong; a second bad
   answer is a `BrainError`, which the explorer turns into an inconclusive item.
 
+A `next_action` answer may queue up to `max_queued_actions` follow-ups (`then`); `decide` takes them
+one per step without a call while each screen is what the model expected (`FollowUpQueue`), so a
+foreseeable stretch - pick an option, confirm - costs one call instead of one per action.
+
 The API key lives only inside the SDK client and a `_Secret` that never prints itself; messages of
 errors raised here are scrubbed of it as well.
 """
@@ -26,15 +30,22 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pytest_fairy.brain.base import BrainError, Decision, Judgement, Plan, StepContext, Usage
-from pytest_fairy.brain.context import Block, ContextLimits, MessageBuilder, RunMemory, render
+from pytest_fairy.brain.context import (
+    Block,
+    ContextLimits,
+    FollowUpQueue,
+    MessageBuilder,
+    RunMemory,
+    render,
+)
 from pytest_fairy.brain.pricing import DEFAULT_PRICES, CallTokens, Ledger, Price
 from pytest_fairy.brain.tools import (
     AnswerError,
     Stage,
     cache_control,
-    read_decision,
     read_judgement,
     read_plan,
+    read_step,
     read_summary,
     tools_param,
 )
@@ -85,6 +96,8 @@ class ClaudeSettings:
     force_tool: bool = True
     # Forced tool use cannot be combined with thinking; models that think by default need it off.
     disable_thinking: bool = True
+    # How many follow-up actions one `next_action` answer may queue (0 = a call for every action).
+    max_queued_actions: int = 3
 
     def __post_init__(self) -> None:
         if self.cache_ttl not in ("5m", "1h"):
@@ -92,8 +105,9 @@ class ClaudeSettings:
         for name in ("max_tokens", "summary_max_tokens", "timeout_seconds", "retry_after_cap_seconds"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"ClaudeSettings.{name} must be positive, got {getattr(self, name)}")
-        if self.max_retries < 0:
-            raise ValueError(f"ClaudeSettings.max_retries must be >= 0, got {self.max_retries}")
+        for name in ("max_retries", "max_queued_actions"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"ClaudeSettings.{name} must be >= 0, got {getattr(self, name)}")
 
     def context_limits(self) -> ContextLimits:
         return ContextLimits(
@@ -202,8 +216,9 @@ class ClaudeBrain:
         limits = s.context_limits()
         self._messages = MessageBuilder(limits)
         self._memory = RunMemory(limits)
+        self._queue = FollowUpQueue()
         # Built once: the same objects are sent on every call, so the cached prefix never changes.
-        self._tools = tools_param(s.cache_ttl)
+        self._tools = tools_param(s.cache_ttl, s.max_queued_actions)
         self._system = self._messages.system(cache_control(s.cache_ttl))
 
     def __repr__(self) -> str:
@@ -214,15 +229,28 @@ class ClaudeBrain:
     def plan(self, target: Target, screen: Screen, som_jpeg: bytes = b"") -> Plan:
         """The initial plan. A new plan starts a new exploration: the run memory is cleared."""
         self._memory.reset()
+        self._queue.reset()
         content = self._messages.plan(target, screen, som_jpeg)
         return self._ask(Stage.PLAN, content, lambda data: read_plan(data, target.feature))
 
     def decide(self, ctx: StepContext) -> Decision:
+        """The next queued action of the model's plan while the screen matches it, else a fresh call."""
         self._memory.observe(ctx)
-        content = self._messages.step(ctx, self._memory)
-        decision = self._ask(Stage.NEXT_ACTION, content, lambda data: read_decision(data, ctx.screen))
+        decision = self._queue.next(ctx)
+        if decision is None:
+            content = self._messages.step(ctx, self._memory, self._queue.take_note())
+            limit = self.settings.max_queued_actions
+            decision, follow_ups = self._ask(
+                Stage.NEXT_ACTION, content, lambda data: read_step(data, ctx.screen, limit)
+            )
+            decision = self._queue.start(decision, follow_ups, ctx)
         self._memory.decided(decision, ctx.step)
         return decision
+
+    @property
+    def queued_actions_taken(self) -> int:
+        """Actions of the model's queued plans taken without a call, since the last `plan`."""
+        return self._queue.taken_without_call
 
     def judge(self, ctx: StepContext) -> Judgement:
         self._memory.observe(ctx)
@@ -265,6 +293,10 @@ class ClaudeBrain:
     def _tool_input(self, stage: Stage, message: Any) -> Any:
         if message.stop_reason == "max_tokens":
             raise _Truncated()
+        if message.stop_reason == "refusal":
+            # The model declined on its own policy grounds: asking again with a correction will not help.
+            said = self._key.scrub(_quoted(message))
+            raise BrainError(f"Claude ({self.settings.model}) refused the `{stage}` request: {said}")
         calls = [b for b in message.content if getattr(b, "type", "") == "tool_use"]
         if not calls:
             raise AnswerError(
@@ -288,8 +320,9 @@ class ClaudeBrain:
         if s.disable_thinking:
             options["thinking"] = {"type": "disabled"}
         messages: Any = self._sdk_client().messages  # the request is plain JSON-shaped dicts
+        failure: Exception
         try:
-            return messages.create(
+            message = messages.create(
                 model=s.model,
                 max_tokens=max_tokens,
                 system=self._system,
@@ -301,11 +334,19 @@ class ClaudeBrain:
             )
         except sdk.APIError as exc:
             failure = exc
+        except json.JSONDecodeError as exc:  # a 200 whose body is not JSON (a proxy's error page): no retry
+            failure = exc
+        else:
+            if isinstance(getattr(message, "content", None), list) and getattr(message, "usage", None):
+                return message
+            failure = ValueError(
+                f"the API answered with a malformed message (no content or usage): {message!r}"
+            )
         # Raised outside the except block so that only the chosen cause is chained (no implicit context).
-        message = self._key.scrub(f"Claude API ({s.model}, {stage}): {self._describe(failure, sdk)}")
+        text = self._key.scrub(f"Claude API ({s.model}, {stage}): {self._describe(failure, sdk)}")
         leaks = self._key.appears_in(f"{failure!s} {failure!r}")
         # The SDK's exception is kept as the cause, unless the server echoed the key into it.
-        raise BrainError(message) from (None if leaks else failure)
+        raise BrainError(text) from (None if leaks else failure)
 
     def _describe(self, exc: Any, sdk: Any) -> str:
         s = self.settings
@@ -315,6 +356,8 @@ class ClaudeBrain:
             return f"no answer within {s.timeout_seconds:g}s (after {s.max_retries} retries)"
         if isinstance(exc, sdk.APIConnectionError):
             return f"cannot reach the API: {exc}"
+        if isinstance(exc, json.JSONDecodeError):
+            return f"the API's answer is not JSON ({exc}): {_excerpt(exc.doc)}"
         return f"{type(exc).__name__}: {exc}"  # e.g. a response that does not parse as a Message
 
     def _sdk_client(self) -> anthropic.Anthropic:
@@ -355,6 +398,11 @@ def _status_text(exc: Any) -> str:
     message = error.get("message") or str(exc)
     request_id = exc.request_id or "unknown"
     return f"HTTP {exc.status_code} {kind}: {message} (request id {request_id})".replace("  ", " ")
+
+
+def _excerpt(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= PREVIOUS_ANSWER_CHARS else text[:PREVIOUS_ANSWER_CHARS] + " ..."
 
 
 def _quoted(message: Any) -> str:

@@ -7,14 +7,18 @@ last outcome, the guard's recent states and warning, the tree summary - all boun
 the brain's own `RunMemory`: a progress summary in counts, the last `recent_k` transitions and the last
 `max_milestones` milestones. Every free text is cut to a named limit, so a huge screen or a chatty tree
 cannot blow the prompt up either.
+
+`FollowUpQueue` is the other half of the brain's memory: the actions the model queued behind its
+decision, taken one per step without a call while each new screen is what the model said it would be.
 """
 
 from __future__ import annotations
 
 import base64
 import io
+import re
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from string import Template
@@ -22,8 +26,10 @@ from typing import Any
 
 from PIL import Image
 
+from pytest_fairy.action import NEEDS_MARK, Action, ActionKind
 from pytest_fairy.brain.base import Decision, OutcomeKind, Plan, StepContext
-from pytest_fairy.perception.screen import Screen
+from pytest_fairy.brain.tools import FollowUp, PageExpectation
+from pytest_fairy.perception.screen import Mark, Screen
 from pytest_fairy.target import Target
 
 Block = dict[str, Any]
@@ -156,6 +162,157 @@ class RunMemory:
         return "\n".join(f"- {t}" for t in self.transitions) or NONE
 
 
+# What the previous action may have done for a queued follow-up to still be taken. No change is a
+# surprise too: the model expected its action to do something.
+_MOVED = {
+    PageExpectation.SAME: (OutcomeKind.CONTENT_CHANGED, OutcomeKind.STATE_CHANGED, OutcomeKind.NEW_STATE),
+    PageExpectation.OTHER: (OutcomeKind.STATE_CHANGED, OutcomeKind.NEW_STATE),
+}
+
+
+def page_of(screen: Screen) -> tuple[str, ...]:
+    """What the model calls a page: the activity and the dialogs / sheets open over it. A checked option
+    or a revealed section changes the state id but not the page."""
+    return (screen.activity, *(layer.kind.value for layer in screen.dialog_layers))
+
+
+def find_label(screen: Screen, label: str) -> Mark | None:
+    """The one mark labelled `label` (exactly, else as the only one containing it); None if ambiguous."""
+    for matches in (
+        [m for m in screen.marks if m.label.strip() == label],
+        [m for m in screen.marks if label.casefold() in m.label.casefold()],
+    ):
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            return None
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Queued:
+    decision: Decision  # the model's own decision: its sub-feature and assessment carry over
+    follow_ups: tuple[FollowUp, ...]
+    taken: int  # actions of the plan taken so far, the model's decision included
+    step: int  # the step of the last action taken
+    action: str  # that action in the explorer's words, to recognise it in the next step's outcome
+    page: tuple[str, ...]  # the page it was taken on
+
+    @property
+    def total(self) -> int:
+        return self.taken + len(self.follow_ups)
+
+
+class FollowUpQueue:
+    """The model's queued follow-ups: the next one is taken without a call only while nothing surprised.
+
+    A surprise drops the whole queue: the explorer took another action (an escape, a return step), a
+    loop-guard warning, a denial, a failed action, an action with no effect, another page than expected
+    (or the same one when another was expected), a text that should be visible and is not, or a label
+    that is not on the screen exactly once. `note` then says why, for the model's next prompt.
+    """
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self._queued: _Queued | None = None
+        self.note = ""
+        self.taken_without_call = 0
+
+    def start(self, decision: Decision, follow_ups: tuple[FollowUp, ...], ctx: StepContext) -> Decision:
+        """Keep the follow-ups of the model's fresh `decision`; the decision says it opens a plan."""
+        self._queued = None
+        if decision.action is None or decision.assessment.is_completed or not follow_ups:
+            return decision
+        queued = _Queued(
+            decision, follow_ups, 1, ctx.step, decision.action.describe(ctx.screen), page_of(ctx.screen)
+        )
+        self._queued = queued
+        steps = "; then ".join(f.describe() for f in follow_ups)
+        return replace(
+            decision,
+            reasoning=f"{decision.reasoning} [step 1/{queued.total} of the model's plan; "
+            f"then, if the screens match: {steps}]",
+        )
+
+    def take_note(self) -> str:
+        note, self.note = self.note, ""
+        return note
+
+    def next(self, ctx: StepContext) -> Decision | None:
+        """The next queued action if the screen is what the model expected, else None (queue dropped)."""
+        queued = self._queued
+        if queued is None:
+            return None
+        follow_up = queued.follow_ups[0]
+        surprise = self._surprise(queued, follow_up, ctx)
+        mark = None
+        if surprise is None and follow_up.label is not None:
+            mark = find_label(ctx.screen, follow_up.label)
+            if mark is None and follow_up.kind in NEEDS_MARK | {ActionKind.SCROLL}:
+                surprise = f"no single element labelled {follow_up.label!r} on this screen"
+        if surprise is not None:
+            self._queued = None
+            self.note = (
+                f"Your queued plan stopped before step {queued.taken + 1}/{queued.total} "
+                f"({follow_up.describe()}): {surprise}. Decide afresh from this screen."
+            )
+            return None
+        action = Action(follow_up.kind, mark.number if mark else None, follow_up.text, follow_up.direction)
+        taken = queued.taken + 1
+        rest = queued.follow_ups[1:]
+        self._queued = (
+            replace(
+                queued,
+                follow_ups=rest,
+                taken=taken,
+                step=ctx.step,
+                action=action.describe(ctx.screen),
+                page=page_of(ctx.screen),
+            )
+            if rest
+            else None
+        )
+        self.taken_without_call += 1
+        if not rest:
+            self.note = f"All {taken} actions of your queued plan were taken; this is the screen after them."
+        checks = follow_up.page.value + (f", {follow_up.visible!r} visible" if follow_up.visible else "")
+        reasoning = (
+            f"queued step {taken}/{queued.total} of the model's plan, taken without a call: "
+            f"{follow_up.describe()} (screen as expected: {checks}); expects: {follow_up.expected}"
+        )
+        return Decision(
+            action,
+            reasoning,
+            expected=follow_up.expected,
+            sub_feature=queued.decision.sub_feature,
+            assessment=queued.decision.assessment,
+        )
+
+    @staticmethod
+    def _surprise(queued: _Queued, follow_up: FollowUp, ctx: StepContext) -> str | None:
+        last = ctx.last
+        if ctx.step != queued.step + 1 or last is None or last.action != queued.action:
+            taken = str(last) if last else "nothing"
+            return f"the explorer took another action ({taken}) instead of {queued.action}"
+        if ctx.warning is not None:
+            return f"the loop guard warned: {ctx.warning.reason}"
+        if ctx.denial or last.kind is OutcomeKind.DENIED:
+            return f"{last.action} was denied ({ctx.denial or last.detail})"
+        if last.kind is OutcomeKind.FAILED:
+            return f"{last.action} failed ({last.detail})"
+        if last.kind is OutcomeKind.NO_CHANGE:
+            return f"{last.action} changed nothing"
+        same = page_of(ctx.screen) == queued.page
+        if last.kind not in _MOVED[follow_up.page] or same != (follow_up.page is PageExpectation.SAME):
+            where = "the same page" if same else f"another page ({ctx.screen.title})"
+            return f"expected {follow_up.page.value} after {last.action}, but it is {where}"
+        if follow_up.visible and not ctx.screen.find_text(follow_up.visible):
+            return f"{follow_up.visible!r} is not on the screen"
+        return None
+
+
 class MessageBuilder:
     """Builds the system blocks and each stage's user content (image blocks first, then the text)."""
 
@@ -180,7 +337,7 @@ class MessageBuilder:
         )
         return [*images, _text(text)]
 
-    def step(self, ctx: StepContext, memory: RunMemory) -> list[Block]:
+    def step(self, ctx: StepContext, memory: RunMemory, queue_note: str = "") -> list[Block]:
         images = self._images(ctx.immediate_jpeg, ctx.som_jpeg)
         lim = self.limits
         text = render(
@@ -194,6 +351,7 @@ class MessageBuilder:
             current_sub_feature=memory.current or ctx.plan.root,
             last_outcome=str(ctx.last) if ctx.last else "(this is the first step)",
             denial=f"Denied by policy: {ctx.denial}" if ctx.denial else "",
+            queue_note=queue_note,
             recent_states=cut(ctx.recent_states, lim.max_section_chars) or NONE,
             mark_range=f"[1]..[{len(ctx.screen.marks)}]" if ctx.screen.marks else "none",
         )
@@ -264,7 +422,10 @@ class MessageBuilder:
                 "warning",
                 kind=w.kind.value,
                 reason=cut(w.reason, lim.max_section_chars),
-                evidence=cut(w.evidence, lim.max_section_chars),
+                # The guard's evidence is usually the recent-states block the message shows anyway.
+                evidence=""
+                if w.evidence.strip() == ctx.recent_states.strip()
+                else cut(w.evidence, lim.max_section_chars),
             )
         return {
             "progress": memory.progress(ctx.step),
@@ -297,5 +458,9 @@ def image_block(jpeg: bytes, long_edge: int, quality: int) -> Block:
     return {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": data}}
 
 
+_BLANK_RUN = re.compile(r"\n{3,}")
+
+
 def _text(text: str) -> Block:
-    return {"type": "text", "text": text}
+    """A text block; the blank lines left by empty optional sections are collapsed to one."""
+    return {"type": "text", "text": _BLANK_RUN.sub("\n\n", text)}

@@ -8,10 +8,16 @@ for the model: the brain sends it back as the one corrective retry.
 
 The schemas avoid numeric and length keywords (strict tool schemas do not support them); ranges are
 stated in the descriptions and checked here.
+
+`next_action` may carry `then`: a short queue of follow-up actions the model expects to take next, each
+with what the screen must show by then (`FollowUp`). The brain takes them without another call while
+the screen matches (see `context.FollowUpQueue`); they name their element by its label, never by a
+mark number or a coordinate, because numbers are only valid on the screen they were read from.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -35,6 +41,39 @@ class AnswerError(ValueError):
 
 
 DONE = "done"
+DEFAULT_MAX_FOLLOW_UPS = 3
+
+
+class PageExpectation(StrEnum):
+    """Where a follow-up expects to be when its turn comes, relative to the previous action's screen."""
+
+    SAME = "same page"  # the same page; its content may change (an option checked, a section shown)
+    OTHER = "another page"  # the previous action opened or closed a page, dialog or sheet
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUp:
+    """A queued action of the model's plan, taken only if the screen turns out as the model expects."""
+
+    kind: ActionKind
+    label: str | None  # the element to act on, found by its label on the screen of the moment
+    text: str | None
+    direction: Direction | None
+    page: PageExpectation
+    visible: str | None  # a text that must be on the screen before this action is taken
+    expected: str
+
+    def describe(self) -> str:
+        words = [self.kind.value]
+        if self.label:
+            words.append(repr(self.label))
+        if self.direction is not None:
+            words.append(self.direction.value)
+        if self.text is not None:
+            words.append(repr(self.text))
+        return " ".join(words)
+
+
 NEXT_ACTION_TYPES = ("continue_current", "explore_deeper", "return_to_parent")
 VERDICTS = ("pass", "fail", "continue")
 
@@ -74,46 +113,93 @@ _PLAN = _obj(
     }
 )
 
-_NEXT_ACTION = _obj(
+_FOLLOW_UP = _obj(
     {
-        "observation": _str("What the screen shows that matters for the feature, in one or two sentences."),
-        "kind": {
+        "when_page": {
             "type": "string",
-            "enum": [*(k.value for k in ActionKind), DONE],
-            "description": "The action. `done` = the feature is explored as far as it goes.",
+            "enum": [p.value for p in PageExpectation],
+            "description": "Where the previous action should have left you: 'same page' (its content may "
+            "change, e.g. an option checked) or 'another page' (a page, dialog or sheet opened or closed).",
         },
-        "mark": {
-            "type": ["integer", "null"],
-            "description": "The [n] mark number to act on: required for tap, long_tap and type; for scroll "
-            "the list to scroll (null = the whole screen); else null. Never a coordinate.",
+        "when_visible": {
+            "type": ["string", "null"],
+            "description": "A text that must be visible by then (e.g. the title of the page you expect), "
+            "or null.",
+        },
+        "kind": {"type": "string", "enum": [k.value for k in ActionKind]},
+        "label": {
+            "type": ["string", "null"],
+            "description": "The element to act on, by its text as quoted in the screen text (mark numbers "
+            "change between screens): required for tap, long_tap and type; the list for scroll (null = the "
+            "whole screen); null for back, enter and restart.",
         },
         "text": {"type": ["string", "null"], "description": "The text to type (type only), else null."},
         "direction": {
             "type": ["string", "null"],
             "enum": [*(d.value for d in Direction), None],
-            "description": "For scroll: where the content should move into view ('down' shows what is "
-            "below). Null otherwise.",
+            "description": "For scroll only, else null.",
         },
-        "why": _str("Why this action, in one sentence."),
-        "expected": _str("What the screen should show after it."),
-        "sub_feature": _str("The sub-feature this action explores."),
-        "assessment": _obj(
-            {
-                "is_completed": {
-                    "type": "boolean",
-                    "description": "Whether the current sub-feature is explored.",
-                },
-                "completion_rate": {"type": "integer", "description": "Percent explored, 0 to 100."},
-                "reason": _str("What has and has not been covered."),
-                "should_return": {
-                    "type": "boolean",
-                    "description": "Whether to leave this page for its parent.",
-                },
-                "next_action_type": {"type": "string", "enum": list(NEXT_ACTION_TYPES)},
-            }
-        ),
+        "expected": _str("What the screen should show after this action."),
     }
 )
+
+
+def _next_action(max_follow_ups: int) -> JsonSchema:
+    limit = f"At most {max_follow_ups}" if max_follow_ups else "Leave empty: queueing is off here. At most 0"
+    then = {
+        "type": "array",
+        "description": f"{limit} actions you would take next if the screens turn out as "
+        "you expect (e.g. pick an option in a dialog, then confirm it). Each is taken WITHOUT asking you "
+        "again, only while its when_page and when_visible hold and its label is on the screen; otherwise "
+        "you are asked as usual. Empty when the next screens are hard to predict.",
+        "items": _FOLLOW_UP,
+    }
+    return _obj(
+        {
+            "observation": _str(
+                "What the screen shows that matters for the feature, in one or two sentences."
+            ),
+            "kind": {
+                "type": "string",
+                "enum": [*(k.value for k in ActionKind), DONE],
+                "description": "The action. `done` = the feature is explored as far as it goes.",
+            },
+            "mark": {
+                "type": ["integer", "null"],
+                "description": "The [n] mark number to act on: required for tap, long_tap and type; for "
+                "scroll the list to scroll (null = the whole screen); else null. Never a coordinate.",
+            },
+            "text": {"type": ["string", "null"], "description": "The text to type (type only), else null."},
+            "direction": {
+                "type": ["string", "null"],
+                "enum": [*(d.value for d in Direction), None],
+                "description": "For scroll: where the content should move into view ('down' shows what is "
+                "below). Null otherwise.",
+            },
+            "why": _str("Why this action, in one sentence."),
+            "expected": _str("What the screen should show after it."),
+            "sub_feature": _str("The sub-feature this action explores."),
+            "then": then,
+            "assessment": _obj(
+                {
+                    "is_completed": {
+                        "type": "boolean",
+                        "description": "Whether the current sub-feature is explored.",
+                    },
+                    "completion_rate": {"type": "integer", "description": "Percent explored, 0 to 100."},
+                    "reason": _str("What has and has not been covered."),
+                    "should_return": {
+                        "type": "boolean",
+                        "description": "Whether to leave this page for its parent.",
+                    },
+                    "next_action_type": {"type": "string", "enum": list(NEXT_ACTION_TYPES)},
+                }
+            ),
+        }
+    )
+
+
+_NEXT_ACTION = _next_action(DEFAULT_MAX_FOLLOW_UPS)
 
 _JUDGE = _obj(
     {
@@ -173,10 +259,13 @@ DESCRIPTIONS: dict[Stage, str] = {
 }
 
 
-def tools_param(cache_ttl: str | None = "5m") -> list[dict[str, Any]]:
+def tools_param(
+    cache_ttl: str | None = "5m", max_follow_ups: int = DEFAULT_MAX_FOLLOW_UPS
+) -> list[dict[str, Any]]:
     """All stage tools, identical on every call; the cache breakpoint sits on the last one."""
+    schemas = {**SCHEMAS, Stage.NEXT_ACTION: _next_action(max_follow_ups)}
     tools: list[dict[str, Any]] = [
-        {"name": s.value, "description": DESCRIPTIONS[s], "input_schema": SCHEMAS[s], "strict": True}
+        {"name": s.value, "description": DESCRIPTIONS[s], "input_schema": schemas[s], "strict": True}
         for s in Stage
     ]
     if cache_ttl is not None:
@@ -283,6 +372,41 @@ def read_decision(tool_input: dict[str, Any], screen: Screen) -> Decision:
     action = None if data["kind"] == DONE else _action(data, screen)
     return Decision(
         action, reasoning, expected=data["expected"], sub_feature=data["sub_feature"], assessment=assessment
+    )
+
+
+def read_step(
+    tool_input: dict[str, Any], screen: Screen, max_follow_ups: int = DEFAULT_MAX_FOLLOW_UPS
+) -> tuple[Decision, tuple[FollowUp, ...]]:
+    """The decision and the first `max_follow_ups` of its queued follow-ups (none after `done`)."""
+    decision = read_decision(tool_input, screen)
+    if decision.finished:
+        return decision, ()
+    follow_ups = tuple(
+        _follow_up(item, f"then[{i}]") for i, item in enumerate(tool_input["then"][:max_follow_ups])
+    )
+    return decision, follow_ups
+
+
+def _follow_up(item: dict[str, Any], where: str) -> FollowUp:
+    kind = ActionKind(item["kind"])
+    label = (item["label"] or "").strip() or None
+    if kind in NEEDS_MARK and label is None:
+        raise AnswerError(f"{where}: {kind} needs the label of the element to act on")
+    if kind is ActionKind.TYPE and not item["text"]:
+        raise AnswerError(f"{where}: type needs the text to type in `text`")
+    direction = Direction(item["direction"]) if item["direction"] else None
+    if kind is ActionKind.SCROLL and direction is None:
+        raise AnswerError(f"{where}: scroll needs a direction: " + ", ".join(d.value for d in Direction))
+    takes_label = kind in NEEDS_MARK or kind is ActionKind.SCROLL
+    return FollowUp(
+        kind=kind,
+        label=label if takes_label else None,
+        text=item["text"] if kind is ActionKind.TYPE else None,
+        direction=direction if kind is ActionKind.SCROLL else None,
+        page=PageExpectation(item["when_page"]),
+        visible=(item["when_visible"] or "").strip() or None,
+        expected=item["expected"],
     )
 
 

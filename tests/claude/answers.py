@@ -20,12 +20,20 @@ def action(kind: str = "tap", mark: int | None = 2, text: str | None = None, dir
         "observation": "a category list and a product list",
         "kind": kind, "mark": mark, "text": text, "direction": direction,
         "why": "open the first category", "expected": "its products are listed",
-        "sub_feature": "menu browsing",
+        "sub_feature": "menu browsing", "then": [],
         "assessment": {"is_completed": False, "completion_rate": 70, "reason": "options not tried yet",
                        "should_return": False, "next_action_type": "continue_current"},
     }
     answer.update(overrides)
     return answer
+
+
+def follow_up(label: str | None = "确定", kind: str = "tap", *, page: str = "same page",
+              visible: str | None = None, text: str | None = None, direction: str | None = None,
+              expected: str = "the choice is confirmed") -> dict[str, Any]:
+    """One entry of next_action's `then` queue."""
+    return {"when_page": page, "when_visible": visible, "kind": kind, "label": label, "text": text,
+            "direction": direction, "expected": expected}
 
 
 JUDGE: dict[str, Any] = {

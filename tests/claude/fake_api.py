@@ -35,6 +35,7 @@ class Reply:
     body: dict[str, Any] | None = None
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    raw: bytes | None = None  # sent as the body instead of `body` (a broken reply: invalid JSON)
 
 
 @dataclass(frozen=True)
@@ -207,7 +208,7 @@ def _handler_for(api: FakeMessagesAPI) -> type[BaseHTTPRequestHandler]:
             reply = api._answer(self.path, {k.lower(): v for k, v in self.headers.items()}, raw)
             if reply.delay:
                 time.sleep(reply.delay)
-            payload = json.dumps(reply.body, ensure_ascii=False).encode()
+            payload = reply.raw if reply.raw is not None else json.dumps(reply.body, ensure_ascii=False).encode()
             try:
                 self.send_response(reply.status)
                 self.send_header("content-type", "application/json")
