@@ -93,6 +93,9 @@ class OfflineBrain:
         self._edges: defaultdict[str, dict[str, tuple[str, ActionKind, str]]] = defaultdict(dict)
         self._open: dict[str, int] = {}
         self._last: tuple[str, str, ActionKind, str] | None = None
+        # Pages whose back leaves the app (the app's first page): backing out of them ends the run.
+        self._exits: set[str] = set()
+        self._foreign: set[str] = set()
         self._walks = 0
         self._root: str | None = None
         self._goal = ""
@@ -108,10 +111,13 @@ class OfflineBrain:
 
     def decide(self, ctx: StepContext) -> Decision:
         state = ctx.state.key
+        outside = ctx.screen.package != ctx.target.package and not ctx.screen.has_dialog
+        if outside:
+            self._foreign.add(state)
         self._learn(state)
         if self._root is None:
             self._root = state
-        if ctx.screen.package != ctx.target.package and not ctx.screen.has_dialog:
+        if outside:
             return self._chose(
                 state,
                 Action(ActionKind.RESTART),
@@ -177,9 +183,16 @@ class OfflineBrain:
             before, key, kind, ref = self._last
             if before != state and kind in NAVIGABLE:
                 self._edges[before][key] = (state, kind, ref)
+            elif before == state:
+                self._edges[before].pop(key, None)  # it led somewhere once; not any more
+            if kind is ActionKind.BACK and self._outside(state):
+                self._exits.add(before)
             if ref:
                 self._family_led_to[_family(ref)].append(state)
         self._last = None
+
+    def _outside(self, state: str) -> bool:
+        return state in self._foreign
 
     def _walk(self, ctx: StepContext) -> Decision | None:
         """The first step of the shortest known path to a page that still has untried elements."""
@@ -190,7 +203,8 @@ class OfflineBrain:
         seen = {start}
         while queue:
             state, first = queue.popleft()
-            if state != start and self._open.get(state, 1) > 0 and first is not None:
+            # Only pages the brain has stood on count: a crash dialog or another app is no destination.
+            if state != start and self._open.get(state, 0) > 0 and first is not None:
                 key, kind, ref = first
                 action = _resolve(kind, ref, ctx.screen)
                 if action is None:
@@ -228,7 +242,7 @@ class OfflineBrain:
                     state, action, key, way_out.ref, f"dialog explored: close it via '{way_out.label}'"
                 )
             return self._chose(state, Action(ActionKind.BACK), "back|", "", "dialog explored: back out of it")
-        if state == self._root:
+        if state == self._root or state in self._exits:
             return Decision(None, "every element reachable from the start page has been tried")
         if ctx.last is not None and ctx.last.kind is OutcomeKind.NO_CHANGE and ctx.last.action == "back":
             return self._chose(

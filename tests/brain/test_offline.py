@@ -1,0 +1,66 @@
+"""The offline brain's strategy, observed through whole explorations of the example apps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytest_fairy.brain.offline import OfflineBrain
+from pytest_fairy.explorer import Explorer, Mission
+from pytest_fairy.record import Exploration, StepRecord
+from pytest_fairy.spec import Oracle, OracleKind
+from pytest_fairy.target import Target
+from pytest_fairy.verdict import Verdict
+from pytest_fairy.virtual import VirtualDevice
+
+ROOT = Path(__file__).resolve().parents[2] / "example_suites"
+
+
+class Steps:
+    def __init__(self) -> None:
+        self.records: list[StepRecord] = []
+
+    def start(self, target: object, plan: object) -> None:
+        pass
+
+    def step(self, record: StepRecord) -> None:
+        self.records.append(record)
+
+    def finish(self, result: Exploration) -> None:
+        pass
+
+
+def explore(
+    app: str, package: str, goal: str, steps: int, **target: object
+) -> tuple[Exploration, list[StepRecord]]:
+    sink = Steps()
+    device = VirtualDevice(ROOT / app, latency=False)
+    result = Explorer(device, OfflineBrain(), sinks=[sink]).explore(
+        Target(app_name=app, package=package, feature=goal, goal=goal, max_steps=steps, **target),  # type: ignore[arg-type]
+        Mission(done_when=(Oracle(kind=OracleKind.VISIBLE, value="不存在的文字"),)),
+    )
+    return result, sink.records
+
+
+def test_fills_a_form_before_submitting_it() -> None:
+    _, steps = explore("notes", "com.example.notes", "log in", 3)
+    assert [s.action.split()[0] for s in steps if s.action] == ["type", "type", "tap"]
+    assert steps[2].action is not None and steps[2].action.endswith("登录")
+    assert steps[2].outcome.startswith("tap [3] 登录: new page")
+
+
+def test_never_spends_a_step_on_what_the_policy_denies() -> None:
+    _, steps = explore("notes", "com.example.notes", "explore the settings", 60)
+    assert not [s for s in steps if s.denial], [s.action for s in steps if s.denial]
+    assert not [s for s in steps if s.action and ("退出登录" in s.action or "注销账号" in s.action)]
+
+
+def test_whole_app_run_samples_lists_walks_back_and_ends_when_spent() -> None:
+    result, steps = explore("food", "com.mcdonalds.gma.cn", "explore everything", 200)
+    # 30 stores open the same menu page: two of them tell that, the other 28 are skipped.
+    stores = [s for s in steps if s.action and "号店" in s.action]
+    assert len(stores) == 2, [s.action for s in stores]
+    assert any(s.reasoning.startswith("walk back towards unfinished page") for s in steps)
+    # The run ends because nothing is left, not because the budget ran out.
+    assert result.steps < 200
+    assert result.verdict is Verdict.FAILED and "explored the feature to its end" in result.reason
+    assert len(result.tree.states) >= 20
