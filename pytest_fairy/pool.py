@@ -1,38 +1,181 @@
-"""Where devices come from: one per worker, reused across the items that need the same one.
+"""Where devices come from: a device per item, and never two processes on one real device at once.
 
-The virtual device is in-process, so each xdist worker owns its own instances: nothing to lock. Each
-virtual app model gets its own `VirtualDevice`, as apps installed side by side on a phone would.
+- Virtual devices (`virtual`, `virtual:APP.yaml`) are in-process: each worker owns its own instances, one
+  per app model (as apps installed side by side on a phone), and nothing needs locking.
+- Real devices (adb serials) are leased per item under a cross-process `DeviceLock`: xdist worker gwN
+  prefers devices[N % len] and falls back to any free one, waiting up to `device_wait` seconds. The
+  connection (a `U2Device`) is kept by the worker between items; a device that was lost is dropped.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_fairy.config import VIRTUAL, FairyConfig
-from pytest_fairy.device import Device
+from pytest_fairy.config import VIRTUAL, FairyConfig, is_virtual
+from pytest_fairy.device import Device, DeviceError, DeviceLost
+
+if TYPE_CHECKING:  # the driver imports adbutils and uiautomator2: only real-device runs pay for that
+    from pytest_fairy.driver import AdbServerAddress, Reconnect
+
+# The diagnostics at session start skip their active checks (u2 server, screen) on a device another
+# run holds; they wait this long for its lock before doing so.
+DIAGNOSE_LOCK_SECONDS = 2.0
+_WORKER_NUMBER = re.compile(r"(\d+)$")
 
 
 class DevicePool:
-    def __init__(self, config: FairyConfig, rootpath: Path) -> None:
+    def __init__(self, config: FairyConfig, rootpath: Path, *, worker: str | None = None) -> None:
         self.config = config
         self.rootpath = rootpath
+        self.worker = os.environ.get("PYTEST_XDIST_WORKER", "") if worker is None else worker
         self._virtual: dict[Path, Device] = {}
+        # Real devices, connected on first use; typed loosely so a virtual-only run never imports the driver.
+        self._real: dict[str, Device] = {}
 
-    def device_for(self, app_model: Path | None) -> Device:
-        """The device for an item whose spec names `app_model` as its virtual app (None: none named)."""
-        chosen = self.config.devices[0]
-        if chosen.startswith(VIRTUAL + ":"):
-            app_model = self._resolve(chosen.split(":", 1)[1])
-        if app_model is None:
+    # ---- session start ---------------------------------------------------------------------------
+
+    def diagnose(self) -> None:
+        """Check every real device before any item runs; a pytest.UsageError that says what to do."""
+        from pytest_fairy.diagnostics import DeviceUnusable, diagnose
+        from pytest_fairy.lock import DeviceLock, LockTimeout, acquire_first
+
+        for serial in self.config.real_devices:
+            lock = DeviceLock(self.lock_dir, self._lock_key(serial))
+            with contextlib.suppress(LockTimeout):  # another run is on it: only the passive checks
+                acquire_first([lock], wait_seconds=DIAGNOSE_LOCK_SECONDS)
+            try:
+                device = diagnose(serial, self.adb, active=lock.held)
+            except DeviceUnusable as exc:
+                raise pytest.UsageError(f"--fairy-device {serial}: {exc}") from None
+            finally:
+                lock.release()
+            if device is not None:
+                device.reconnect = self._reconnect()
+                self._real[serial] = device
+
+    # ---- items -----------------------------------------------------------------------------------
+
+    @contextmanager
+    def lease(self, app_model: Path | None, serial: str | None = None) -> Iterator[Device]:
+        """The device for one item, held until the `with` block ends.
+
+        `app_model` is the item's virtual app (None: its spec names none); `serial` pins the device
+        (matrix mode), otherwise the worker's preferred device or any free one is taken.
+        """
+        order = [serial] if serial else self._preference()
+        virtual = [d for d in order if is_virtual(d) and self._app_model(d, app_model) is not None]
+        real = [d for d in order if not is_virtual(d)]
+        if virtual and (is_virtual(order[0]) or not real):
+            yield self._virtual_device(self._app_model(virtual[0], app_model))  # type: ignore[arg-type]
+            return
+        if not real:
             raise pytest.UsageError(
                 "the virtual device needs an app model: name one in the spec (app.virtual) or with "
                 "--fairy-device virtual:PATH/app.yaml"
             )
-        return self._virtual_device(app_model.resolve())
+        with self._real_lease(real, fallback=bool(virtual)) as device:
+            if device is None:  # every real device busy, and a virtual one can take the item
+                yield self._virtual_device(self._app_model(virtual[0], app_model))  # type: ignore[arg-type]
+            else:
+                yield device
+
+    def close(self) -> None:
+        for device in self._real.values():
+            _close(device)
+        self._real.clear()
+
+    # ---- plumbing --------------------------------------------------------------------------------
+
+    @property
+    def lock_dir(self) -> Path:
+        from pytest_fairy.lock import default_lock_dir
+
+        return self.config.lock_dir or default_lock_dir()
+
+    @property
+    def adb(self) -> AdbServerAddress:
+        from pytest_fairy.driver import AdbServerAddress
+
+        return (
+            AdbServerAddress.parse(self.config.adb_server)
+            if self.config.adb_server
+            else AdbServerAddress.from_env()
+        )
+
+    def _preference(self) -> list[str]:
+        """The devices in this worker's order of preference: devices[N % len] first, then the rest."""
+        devices = list(self.config.devices)
+        found = _WORKER_NUMBER.search(self.worker)
+        start = int(found.group(1)) % len(devices) if found else 0
+        return devices[start:] + devices[:start]
+
+    def _lock_key(self, serial: str) -> str:
+        # One serial can exist on two adb servers of a farm (emulator-5554 on each host).
+        return f"{self.adb}/{serial}"
+
+    @contextmanager
+    def _real_lease(self, serials: list[str], *, fallback: bool) -> Iterator[Device | None]:
+        from pytest_fairy.lock import DeviceLock, acquire_first
+
+        remaining = list(serials)
+        failures: list[str] = []
+        while remaining:
+            locks = [DeviceLock(self.lock_dir, self._lock_key(s)) for s in remaining]
+            if fallback:
+                lock = next((lock for lock in locks if lock.try_acquire()), None)
+                if lock is None:
+                    yield None
+                    return
+            else:
+                lock = acquire_first(locks, wait_seconds=self.config.device_wait)
+            serial = remaining[locks.index(lock)]
+            try:
+                try:
+                    device = self._connected(serial)
+                except DeviceError as exc:
+                    # Down for this item: another device may take it, and the next item tries again.
+                    failures.append(str(exc))
+                    remaining.remove(serial)
+                    continue
+                try:
+                    yield device
+                finally:
+                    if getattr(device, "lost", False):
+                        _close(self._real.pop(serial, device))
+                return
+            finally:
+                lock.release()
+        raise DeviceLost(
+            serials[0] if len(serials) == 1 else ", ".join(serials), "lease a device", "; ".join(failures)
+        )
+
+    def _connected(self, serial: str) -> Device:
+        if serial not in self._real:
+            from pytest_fairy.driver import U2Device
+
+            self._real[serial] = U2Device.connect(serial, self.adb, reconnect=self._reconnect())
+        return self._real[serial]
+
+    def _reconnect(self) -> Reconnect:
+        from pytest_fairy.driver import Reconnect
+
+        return Reconnect(attempts=self.config.reconnect_attempts)
+
+    def _app_model(self, device: str, app_model: Path | None) -> Path | None:
+        if device.startswith(VIRTUAL + ":"):
+            return self._resolve(device.split(":", 1)[1])
+        return app_model
 
     def _virtual_device(self, app_model: Path) -> Device:
+        app_model = app_model.resolve()
         if app_model not in self._virtual:
             from pytest_fairy.virtual import VirtualDevice
 
@@ -43,3 +186,9 @@ class DevicePool:
     def _resolve(self, raw: str) -> Path:
         path = Path(raw)
         return path if path.is_absolute() else self.rootpath / path
+
+
+def _close(device: Device) -> None:
+    close = getattr(device, "close", None)
+    if close is not None:
+        close()

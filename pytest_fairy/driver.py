@@ -1,0 +1,374 @@
+"""`U2Device`: a real Android device behind the `Device` protocol, driven through an adb server with
+adbutils (shell, app control) and uiautomator2 (hierarchy, screenshots, gestures, typing).
+
+    device = U2Device.connect("emulator-5554", AdbServerAddress.parse("127.0.0.1:5037"))
+    print(device.current_app(), device.window_size())
+
+Every adbutils / uiautomator2 exception is translated here into `DeviceError` (the serial and what was
+being done). When a call fails and the device no longer answers, the driver reconnects (bounded attempts
+with backoff, `Reconnect`) and retries the call; a device that stays away raises `DeviceLost`.
+"""
+
+from __future__ import annotations
+
+import http.client
+import io
+import os
+import re
+import socket
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+import adbutils
+import uiautomator2 as u2
+from PIL import Image, UnidentifiedImageError
+
+from pytest_fairy.device import AppRef, DeviceError, DeviceInfo, DeviceLost, Key
+
+T = TypeVar("T")
+
+DEFAULT_ADB_HOST = "127.0.0.1"
+DEFAULT_ADB_PORT = 5037
+# How long a TCP probe of the adb server, or a device's health check, may take.
+PROBE_SECONDS = 3.0
+# A shell command that hangs (a wedged device) must not hang the run.
+SHELL_TIMEOUT_SECONDS = 30.0
+U2_SERVER_PORT = 9008
+LAUNCHER_CATEGORY = "android.intent.category.LAUNCHER"
+# Signs in `am start` / `monkey` output that the launch did not happen (both may exit 0 regardless).
+_LAUNCH_FAILED = ("Error:", "Error type", "No activities found", "monkey aborted", "Exception")
+_NETWORK_SERIAL = re.compile(r"^[\w.\-\[\]:]+:\d+$")
+_VERSION_NAME = re.compile(r"versionName=(\S+)")
+# Failures that may mean the device (or the adb server) went away; anything else is a plain error.
+_TRANSPORT_ERRORS: tuple[type[BaseException], ...] = (
+    adbutils.AdbError,
+    OSError,
+    http.client.HTTPException,
+    u2.exceptions.DeviceError,
+)
+_REATTACH_ERRORS: tuple[type[BaseException], ...] = (DeviceError, *_TRANSPORT_ERRORS)
+_KEYS = {Key.BACK: "back", Key.HOME: "home", Key.ENTER: "enter"}
+
+
+@dataclass(frozen=True)
+class AdbServerAddress:
+    """Where the adb server listens: a local one (default 127.0.0.1:5037) or a farm's remote one."""
+
+    host: str = DEFAULT_ADB_HOST
+    port: int = DEFAULT_ADB_PORT
+
+    @classmethod
+    def parse(cls, text: str) -> AdbServerAddress:
+        """`HOST:PORT`, `HOST` or `PORT`; ValueError on anything else."""
+        host, sep, port = text.strip().rpartition(":")
+        if not sep:
+            host, port = (text.strip(), str(DEFAULT_ADB_PORT)) if not text.strip().isdigit() else ("", text)
+        if not port.strip().isdigit() or not 0 < int(port) < 65536:
+            raise ValueError(f"expected HOST:PORT of an adb server (e.g. 127.0.0.1:5037), got {text!r}")
+        return cls(host or DEFAULT_ADB_HOST, int(port))
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> AdbServerAddress:
+        """What adb itself uses: ANDROID_ADB_SERVER_HOST / ANDROID_ADB_SERVER_PORT, else 127.0.0.1:5037."""
+        env = os.environ if environ is None else environ
+        port = env.get("ANDROID_ADB_SERVER_PORT", "") or str(DEFAULT_ADB_PORT)
+        return cls.parse(f"{env.get('ANDROID_ADB_SERVER_HOST', '') or DEFAULT_ADB_HOST}:{port}")
+
+    def __str__(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    def reachable(self, timeout: float = PROBE_SECONDS) -> bool:
+        """Whether something accepts connections there. Checked before adbutils is used, because
+        adbutils answers a refused connection by starting an adb server of its own on another port."""
+        try:
+            with socket.create_connection((self.host, self.port), timeout=timeout):
+                return True
+        except OSError:
+            return False
+
+    def client(self) -> adbutils.AdbClient:
+        return adbutils.AdbClient(host=self.host, port=self.port, socket_timeout=SHELL_TIMEOUT_SECONDS)
+
+
+class _NoDelayAdbDevice(adbutils.AdbDevice):
+    """An AdbDevice whose device-port sockets (uiautomator2's HTTP) have TCP_NODELAY set.
+
+    uiautomator2 writes each request's headers and body separately; without TCP_NODELAY, Nagle's
+    algorithm holds the body until the adb server's delayed ACK, about 40 ms on every call.
+    """
+
+    def create_connection(self, network: adbutils.Network, address: int | str) -> socket.socket:
+        sock = super().create_connection(network, address)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return sock
+
+
+@dataclass(frozen=True)
+class Reconnect:
+    """How hard to try when a device stops answering: `attempts` tries, waiting `first_delay`, then
+    `backoff` times longer each time (at most `max_delay`); each try waits up to `wait_seconds` for adb to
+    list the device again."""
+
+    attempts: int = 4
+    first_delay: float = 0.5
+    backoff: float = 2.0
+    max_delay: float = 4.0
+    wait_seconds: float = 5.0
+    # How many times one call is retried after successful reconnects before it counts as lost.
+    retries_per_call: int = 2
+
+    def delays(self) -> Iterator[float]:
+        delay = self.first_delay
+        for _ in range(self.attempts):
+            yield delay
+            delay = min(delay * self.backoff, self.max_delay)
+
+
+def is_network_serial(serial: str) -> bool:
+    """`HOST:PORT` serials are `adb connect`ed devices: the driver may connect them again itself."""
+    return bool(_NETWORK_SERIAL.match(serial))
+
+
+@dataclass
+class U2Device:
+    """One device on one adb server. Construction does no I/O: use :meth:`connect`, or :meth:`open`."""
+
+    serial_name: str
+    adb: AdbServerAddress = field(default_factory=AdbServerAddress.from_env)
+    reconnect: Reconnect = field(default_factory=Reconnect)
+    u2_port: int = U2_SERVER_PORT
+    lost: bool = False
+    reconnects: int = 0
+    _adb_device: adbutils.AdbDevice | None = field(default=None, repr=False)
+    _u2: u2.Device | None = field(default=None, repr=False)
+    _installed: set[str] = field(default_factory=set, repr=False)
+
+    @classmethod
+    def connect(cls, serial: str, adb: AdbServerAddress | None = None, **options: object) -> U2Device:
+        device = cls(serial, adb or AdbServerAddress.from_env(), **options)  # type: ignore[arg-type]
+        device.open()
+        return device
+
+    def open(self) -> None:
+        """Attach to the device and start (or find) its uiautomator2 server."""
+        if not self.adb.reachable():
+            raise DeviceError(self.serial_name, "connect", f"no adb server answers at {self.adb}")
+        try:
+            adb_device = _NoDelayAdbDevice(self.adb.client(), serial=self.serial_name)
+            self._u2 = u2.connect(adb_device, port=self.u2_port)
+            self._adb_device = adb_device
+        except _TRANSPORT_ERRORS as exc:
+            raise DeviceError(self.serial_name, "start the uiautomator2 server", _reason(exc)) from exc
+        except u2.exceptions.BaseException as exc:
+            raise DeviceError(self.serial_name, "start the uiautomator2 server", _reason(exc)) from exc
+
+    def close(self) -> None:
+        """Forget the connection (the uiautomator2 server keeps running on the device for the next user)."""
+        self._u2 = None
+        self._adb_device = None
+
+    # ---- the Device protocol --------------------------------------------------------------------
+
+    @property
+    def serial(self) -> str:
+        return self.serial_name
+
+    def dump_hierarchy(self) -> str:
+        return self._run("dump the hierarchy", lambda d, _: str(d.dump_hierarchy()))
+
+    def screenshot(self) -> Image.Image:
+        def shoot(d: u2.Device, adb: adbutils.AdbDevice) -> Image.Image:
+            try:
+                image = d.screenshot()
+            except u2.exceptions.RPCError:
+                # Some devices refuse uiautomator screenshots (secure windows, old ROMs): screencap can.
+                image = _png(adb.shell(["screencap", "-p"], encoding=None, timeout=SHELL_TIMEOUT_SECONDS))
+            return image.convert("RGB")
+
+        return self._run("take a screenshot", shoot)
+
+    def tap(self, x: int, y: int) -> None:
+        self._run(f"tap {x},{y}", lambda d, _: d.click(int(x), int(y)))
+
+    def long_tap(self, x: int, y: int, duration: float = 1.0) -> None:
+        self._run(f"long tap {x},{y}", lambda d, _: d.long_click(int(x), int(y), duration))
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
+        self._run(
+            f"swipe {x1},{y1} -> {x2},{y2}",
+            lambda d, _: d.swipe(int(x1), int(y1), int(x2), int(y2), duration),
+        )
+
+    def type_text(self, text: str) -> None:
+        # JSON over HTTP to the uiautomator2 server (clipboard paste, or its IME): the text never becomes
+        # part of a shell command line, so `; reboot` or `$(id)` arrive as the characters they are.
+        self._run(f"type {len(text)} characters", lambda d, _: d.send_keys(text))
+
+    def press(self, key: Key) -> None:
+        self._run(f"press {key}", lambda d, _: d.press(_KEYS[Key(key)]))
+
+    def launch(self, package: str, activity: str | None = None) -> None:
+        self._require_installed(package)
+        if activity:
+            command = ["am", "start", "-a", "android.intent.action.MAIN", "-c", LAUNCHER_CATEGORY]
+            command += ["-n", f"{package}/{activity}"]
+        else:
+            command = ["monkey", "-p", package, "-c", LAUNCHER_CATEGORY, "1"]
+        doing = f"launch {package}" + (f"/{activity}" if activity else "")
+        result = self._run(doing, lambda _, adb: adb.shell2(command, timeout=SHELL_TIMEOUT_SECONDS))
+        failed = [line for line in result.output.splitlines() if line.strip().startswith(_LAUNCH_FAILED)]
+        if result.returncode != 0 or failed:
+            raise DeviceError(self.serial, doing, "; ".join(failed) or result.output.strip() or "failed")
+
+    def stop(self, package: str) -> None:
+        self._run(f"stop {package}", lambda _, adb: adb.app_stop(package))
+
+    def current_app(self) -> AppRef:
+        def current(_: u2.Device, adb: adbutils.AdbDevice) -> AppRef:
+            info = adb.app_current()
+            return AppRef(info.package, info.activity)
+
+        return self._run("read the app in front", current)
+
+    def window_size(self) -> tuple[int, int]:
+        def size(_: u2.Device, adb: adbutils.AdbDevice) -> tuple[int, int]:
+            found = adb.window_size()
+            return int(found.width), int(found.height)
+
+        return self._run("read the window size", size)
+
+    def info(self) -> DeviceInfo:
+        def props(_: u2.Device, adb: adbutils.AdbDevice) -> DeviceInfo:
+            return DeviceInfo(
+                serial=self.serial,
+                model=adb.getprop("ro.product.model"),
+                android_version=adb.getprop("ro.build.version.release"),
+                sdk=adb.getprop("ro.build.version.sdk"),
+            )
+
+        return self._run("read the device properties", props)
+
+    def app_version(self, package: str) -> str:
+        text = self.shell(["dumpsys", "package", package], doing=f"read the version of {package}")
+        found = _VERSION_NAME.search(text)
+        return found.group(1) if found else ""
+
+    def logcat(self) -> str:
+        return self.shell(["logcat", "-d"], doing="read logcat")
+
+    def clear_logcat(self) -> None:
+        self.shell(["logcat", "-c"], doing="clear logcat")
+
+    # ---- extras ---------------------------------------------------------------------------------
+
+    def shell(self, args: list[str], *, doing: str) -> str:
+        """Run a command given as a list of words (each one quoted): its output, decoded leniently."""
+
+        def run(_: u2.Device, adb: adbutils.AdbDevice) -> str:
+            raw = adb.shell(args, encoding=None, timeout=SHELL_TIMEOUT_SECONDS)
+            return bytes(raw).decode("utf-8", errors="replace")
+
+        return self._run(doing, run)
+
+    def is_installed(self, package: str) -> bool:
+        out = self.shell(["pm", "path", package], doing=f"look for package {package}")
+        return out.strip().startswith("package:")
+
+    @property
+    def uiautomator(self) -> u2.Device:
+        """The underlying uiautomator2 device, for what the `Device` protocol does not cover."""
+        if self._u2 is None:
+            raise DeviceError(self.serial, "use the device", "not connected: call open() first")
+        return self._u2
+
+    # ---- plumbing -------------------------------------------------------------------------------
+
+    def _require_installed(self, package: str) -> None:
+        if package in self._installed:
+            return
+        if not self.is_installed(package):
+            raise DeviceError(
+                self.serial,
+                f"launch {package}",
+                f"package {package} is not installed on {self.serial}: install the app "
+                f"(adb -s {self.serial} install APP.apk) or correct app.package in the spec",
+            )
+        self._installed.add(package)
+
+    def _run(self, doing: str, op: Callable[[u2.Device, adbutils.AdbDevice], T]) -> T:
+        """Do `op`, translating errors; reconnect and retry when the device stopped answering."""
+        if self.lost:
+            raise DeviceLost(self.serial, doing, "the device was lost earlier in this run")
+        for retry in range(self.reconnect.retries_per_call + 1):
+            if self._u2 is None or self._adb_device is None:
+                self._come_back(doing, None)
+            assert self._u2 is not None and self._adb_device is not None
+            try:
+                return op(self._u2, self._adb_device)
+            except u2.exceptions.RPCError as exc:
+                raise DeviceError(self.serial, doing, _reason(exc)) from exc
+            except _TRANSPORT_ERRORS as exc:
+                if self._answers():
+                    raise DeviceError(self.serial, doing, _reason(exc)) from exc
+                if retry == self.reconnect.retries_per_call:
+                    self.lost = True
+                    raise DeviceLost(self.serial, doing, f"stopped answering again: {_reason(exc)}") from exc
+                self._come_back(doing, exc)
+        raise AssertionError("unreachable: the loop returns or raises")
+
+    def _answers(self) -> bool:
+        """Whether the device answers a trivial shell command: tells a failed call from a lost device."""
+        if self._adb_device is None or not self.adb.reachable():
+            return False
+        try:
+            return self._adb_device.shell(["echo", "ok"], timeout=PROBE_SECONDS).strip() == "ok"
+        except _TRANSPORT_ERRORS:
+            return False
+
+    def _come_back(self, doing: str, cause: BaseException | None) -> None:
+        """Reconnect with bounded attempts and backoff; DeviceLost when the device stays away."""
+        self.close()
+        last = _reason(cause) if cause else "not connected"
+        started = time.monotonic()
+        for delay in self.reconnect.delays():
+            time.sleep(delay)
+            try:
+                self._reattach()
+            except _REATTACH_ERRORS as exc:
+                last = exc.reason if isinstance(exc, DeviceError) else _reason(exc)
+                continue
+            self.reconnects += 1
+            return
+        self.lost = True
+        raise DeviceLost(
+            self.serial,
+            doing,
+            f"lost and not back after {self.reconnect.attempts} reconnect attempts over "
+            f"{time.monotonic() - started:.1f}s (last: {last})",
+        ) from cause
+
+    def _reattach(self) -> None:
+        if not self.adb.reachable():
+            raise DeviceError(self.serial, "reconnect", f"no adb server answers at {self.adb}")
+        client = self.adb.client()
+        if is_network_serial(self.serial):
+            # adb forgets a network device whose connection dropped; `adb connect` brings it back.
+            client.connect(self.serial, timeout=self.reconnect.wait_seconds)
+        client.wait_for(self.serial, state="device", timeout=self.reconnect.wait_seconds)
+        self.open()
+
+
+def _png(data: bytes) -> Image.Image:
+    try:
+        image = Image.open(io.BytesIO(data))
+        image.load()
+        return image
+    except (UnidentifiedImageError, OSError) as exc:
+        raise u2.exceptions.AdbShellError(f"screencap -p gave no PNG ({len(data)} bytes)") from exc
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else 'no message'}"

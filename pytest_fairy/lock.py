@@ -1,0 +1,121 @@
+"""`DeviceLock`: one process at a time on a device, across xdist workers and separate jobs on one host.
+
+An OS-level file lock (`filelock`) per device in a folder outside pytest's basetemp (the user's cache
+folder by default), so two pytest runs on one machine exclude each other too, and a worker that dies
+releases its device with its file descriptors.
+
+    with DeviceLock.in_folder(default_lock_dir(), "127.0.0.1:5037/emulator-5554") as lock:
+        ...  # this process has the device
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import socket
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+import filelock
+
+# How often a waiting worker looks again whether a device became free.
+POLL_SECONDS = 0.1
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+class LockTimeout(Exception):
+    """No device became free before the deadline; the message names the devices and who holds them."""
+
+
+def default_lock_dir() -> Path:
+    """`$XDG_CACHE_HOME/pytest_fairy/locks`, else `~/.cache/pytest_fairy/locks`."""
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "pytest_fairy" / "locks"
+
+
+@dataclass
+class DeviceLock:
+    """The lock of one device, named by `key` (the adb server and the serial). No I/O until acquired."""
+
+    folder: Path
+    key: str
+    _lock: filelock.FileLock | None = field(default=None, repr=False)
+
+    @classmethod
+    def in_folder(cls, folder: Path, key: str) -> DeviceLock:
+        return cls(folder, key)
+
+    @property
+    def path(self) -> Path:
+        # Readable, and a digest of the exact key: `a:b` and `a_b` must not share a lock.
+        digest = hashlib.sha1(self.key.encode()).hexdigest()[:10]
+        return self.folder / f"{_UNSAFE.sub('_', self.key)[:80]}-{digest}.lock"
+
+    @property
+    def owner_path(self) -> Path:
+        """Who holds the lock, for the message of a worker that waits in vain. Informational only."""
+        return self.path.with_suffix(".owner")
+
+    @property
+    def held(self) -> bool:
+        return self._lock is not None and self._lock.is_locked
+
+    def try_acquire(self) -> bool:
+        """Take the lock if it is free right now."""
+        if self.held:
+            return True
+        self.folder.mkdir(parents=True, exist_ok=True)
+        lock = filelock.FileLock(str(self.path), thread_local=False)
+        try:
+            lock.acquire(timeout=0)
+        except filelock.Timeout:
+            return False
+        self._lock = lock
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        self.owner_path.write_text(f"pid {os.getpid()} on {socket.gethostname()} ({worker})\n")
+        return True
+
+    def release(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def owner(self) -> str:
+        try:
+            return self.owner_path.read_text().strip() or "unknown"
+        except OSError:
+            return "unknown"
+
+    def __enter__(self) -> DeviceLock:
+        if not self.try_acquire():
+            raise LockTimeout(f"device {self.key} is in use by {self.owner()}")
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.release()
+
+
+def acquire_first(
+    locks: Sequence[DeviceLock], *, wait_seconds: float, poll: float = POLL_SECONDS
+) -> DeviceLock:
+    """The first of `locks` (in order of preference) that is free, waiting up to `wait_seconds` for one."""
+    if not locks:
+        raise LockTimeout("no devices to wait for")
+    deadline = time.monotonic() + wait_seconds
+    while True:
+        for lock in locks:
+            if lock.try_acquire():
+                return lock
+        if time.monotonic() >= deadline:
+            holders = ", ".join(f"{lock.key} (held by {lock.owner()})" for lock in locks)
+            raise LockTimeout(
+                f"no device became free within {wait_seconds:.0f}s: {holders}. Raise fairy_device_wait, "
+                "or run fewer xdist workers than devices"
+            )
+        time.sleep(poll)

@@ -1,0 +1,60 @@
+"""Fixtures for the real-device tests: the driver, pool and lock over the whole adb stack, no phone.
+
+Virtual devices are served over adbd (`WireServer`) in this process and `adb connect`ed to a private adb
+server (never 5037), exactly as tests/wire does. Every process and server started here is stopped at
+teardown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from device_helpers import FOOD_APP, FOOD_PACKAGE, Farm
+from wire.wire_helpers import AdbServer, ServedDevice, adb_binary, free_port
+
+from pytest_fairy.driver import U2Device
+
+
+@pytest.fixture(scope="session")
+def adb_server() -> Iterator[AdbServer]:
+    server = AdbServer(adb_binary(), free_port())
+    started = server.run("start-server")
+    if started.returncode != 0:
+        pytest.fail(f"adb start-server on port {server.port} failed: {started.stderr}")
+    try:
+        yield server
+    finally:
+        server.run("kill-server")
+
+
+@pytest.fixture
+def farm(adb_server: AdbServer) -> Iterator[Farm]:
+    farm = Farm(adb_server, [], [])
+    try:
+        yield farm
+    finally:
+        for serial in farm.serials:
+            adb_server.run("disconnect", serial)
+        for item in farm.served:
+            item.server.stop()
+
+
+@pytest.fixture
+def food(farm: Farm) -> ServedDevice:
+    return farm.serve(FOOD_APP)
+
+
+@pytest.fixture
+def driver(farm: Farm, food: ServedDevice) -> U2Device:
+    """The food app's device through U2Device, the app launched."""
+    device = farm.driver(food)
+    device.launch(FOOD_PACKAGE)
+    return device
+
+
+@pytest.fixture
+def lock_dir(tmp_path: Path) -> Path:
+    """A private lock folder: tests never touch the user's ~/.cache/pytest_fairy/locks."""
+    return tmp_path / "locks"

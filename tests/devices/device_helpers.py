@@ -1,0 +1,78 @@
+"""Shared pieces of the real-device tests: a `Farm` of virtual devices served over adbd, and screen helpers.
+
+The adb server, example app paths and `ServedDevice` come from tests/wire/wire_helpers.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from wire.wire_helpers import ADB_TIMEOUT, FOOD_APP, NOTES_APP, AdbServer, ServedDevice
+
+from pytest_fairy.device import Device
+from pytest_fairy.driver import AdbServerAddress, Reconnect, U2Device
+from pytest_fairy.perception.hierarchy import Node, parse_hierarchy
+from pytest_fairy.virtual import VirtualDevice
+from pytest_fairy.virtual.wire import WireServer
+
+__all__ = ["FOOD_APP", "NOTES_APP", "Farm", "find", "tap_on"]
+
+FOOD_PACKAGE = "com.mcdonalds.gma.cn"
+NOTES_PACKAGE = "com.example.notes"
+# Tight limits for fault tests: a lost device is declared lost within a few seconds.
+QUICK_RECONNECT = Reconnect(attempts=3, first_delay=0.2, backoff=2.0, max_delay=1.0, wait_seconds=1.0)
+
+
+@dataclass
+class Farm:
+    """Virtual devices served over adbd and attached to one private adb server."""
+
+    adb: AdbServer
+    served: list[ServedDevice]
+    serials: list[str]
+
+    @property
+    def address(self) -> AdbServerAddress:
+        return AdbServerAddress("127.0.0.1", self.adb.port)
+
+    def serve(self, app: Path = FOOD_APP, **kwargs: object) -> ServedDevice:
+        device = VirtualDevice(app, latency=False, **kwargs)  # type: ignore[arg-type]
+        server = WireServer(device)
+        server.start()
+        item = ServedDevice(device, server, self.adb)
+        self.served.append(item)
+        self.serials.append(item.serial)
+        self.attach(item)
+        return item
+
+    def attach(self, item: ServedDevice) -> None:
+        connected = self.adb.run("connect", item.server.address)
+        assert f"connected to {item.server.address}" in connected.stdout, connected.stdout + connected.stderr
+        self.adb.client.wait_for(item.server.address, state="device", timeout=ADB_TIMEOUT)
+
+    def drop(self, item: ServedDevice) -> int:
+        """The device's adbd goes away (connections closed, port no longer listening); returns its port."""
+        port = item.server.port
+        item.server.stop()
+        return port
+
+    def restart(self, item: ServedDevice, port: int) -> None:
+        """Bring a dropped device back on its old port: the same serial for adb."""
+        item.server = WireServer(item.device, port=port)
+        item.server.start()
+
+    def driver(self, item: ServedDevice, **options: object) -> U2Device:
+        return U2Device.connect(item.serial, self.address, **options)
+
+
+def find(xml: str, *, text: str = "", resource_id: str = "") -> Node:
+    for window in parse_hierarchy(xml):
+        for node in window.iter():
+            if (text and node.text == text) or (resource_id and node.resource_id == resource_id):
+                return node
+    raise AssertionError(f"no node with text={text!r} resource_id={resource_id!r} on screen")
+
+
+def tap_on(device: Device, **where: str) -> None:
+    device.tap(*find(device.dump_hierarchy(), **where).bounds.center)
