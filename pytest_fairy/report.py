@@ -1,52 +1,138 @@
-"""The Allure reporter: one Allure step per exploration step, the feature tree, the summary, labels.
+"""The Allure reporter: a timeline of exploration steps, the feature tree, the summary, labels, environment.
 
 It is a StepSink like the session store; the plugin adds it only when allure-pytest is writing results
 (`--alluredir`), so a run without Allure does not pay for it.
+
+Each exploration step becomes an Allure step titled with the action in words and the state it reached
+(`3. tap [7] 预约送餐 → 菜单 [state_menu_e960fb61]`), holding the step's Set-of-Mark screenshot, the
+reasoning and the loop guard's warning. The title needs the *reached* screen's title, which is only known
+when the next step (taken on that screen) arrives, so a step is written one step late; the last one is
+written by `finish`, which also knows the verdict and marks the step that shows an app defect as failed.
+`where_shown` words the same step for the failure message, so the message leads to the step.
 """
 
 from __future__ import annotations
 
-import allure
-from allure_commons.types import AttachmentType
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
 
+import allure
+from allure_commons import plugin_manager
+from allure_commons.types import AttachmentType
+from allure_commons.utils import uuid4
+from filelock import FileLock, Timeout
+
+from pytest_fairy import __version__
 from pytest_fairy.brain.base import Plan
 from pytest_fairy.brain.pricing import cache_read_share
+from pytest_fairy.device import Device, DeviceError
 from pytest_fairy.record import Exploration, StepRecord
 from pytest_fairy.target import Target
+from pytest_fairy.verdict import Verdict
+
+
+@dataclass(frozen=True, slots=True)
+class ReportLimits:
+    # Allure shows step parameters in one line each: a long reasoning goes whole into the decision text.
+    parameter_chars: int = 240
+    # Several xdist workers add to environment.properties; one waits at most this long for the others.
+    environment_lock_seconds: float = 30.0
+
+
+def step_title(record: StepRecord, reached_title: str = "") -> str:
+    """The step in words: `3. tap [7] 预约送餐 → 菜单 [state_menu_e960fb61]`, flagged when guarded."""
+    title = f"{record.step}. {record.action or 'observe'}"
+    if record.reached:
+        title += f" → {reached_title} [{record.reached}]" if reached_title else f" → {record.reached}"
+    if record.denial:
+        title += " (denied by the risk policy)"
+    if record.escape:
+        title += " (loop-guard escape)"
+    elif record.guard != "ok":
+        title += f" (loop guard: {record.guard})"
+    return title
+
+
+def screenshot_name(step: int, screen_title: str) -> str:
+    return f"step {step} screenshot: {screen_title}" if screen_title else f"step {step} screenshot"
+
+
+def where_shown(result: Exploration) -> str:
+    """Which report step leads to the end of the run, for the failure message: names the Allure step.
+
+    The verdict is taken on the screen reached by the last step, so that step (titled as `step_title`
+    titles it) and its screenshot are where to look. The title is rebuilt from the feature tree, which
+    knows the last transition's action and the reached state's name and screen title.
+    """
+    tree = result.tree
+    if not tree.transitions:
+        return "seen on the app's first screen, before any step"
+    last = tree.transitions[-1]
+    reached = tree.states[last.to_key]
+    record = StepRecord(
+        step=last.step,
+        state="",
+        title="",
+        screen_text="",
+        som_png=b"",
+        action=last.action or None,
+        reasoning="",
+        reached=reached.name,
+    )
+    seen = "seen" if result.verdict is Verdict.FAILED else "the run ended"
+    return f"{seen} after step {last.step}: see the report step '{step_title(record, reached.title)}'"
 
 
 class AllureSink:
-    def __init__(self, *, spec_name: str = "", tags: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        *,
+        spec_name: str = "",
+        environment: AllureEnvironment | None = None,
+        device: Device | None = None,
+        limits: ReportLimits | None = None,
+    ) -> None:
         self.spec_name = spec_name
-        self.tags = tags
+        self.environment = environment
+        self.device = device
+        self.limits = limits or ReportLimits()
+        self._pending: StepRecord | None = None
+        self._titles: dict[str, str] = {}
 
     def start(self, target: Target, plan: Plan) -> None:
         allure.dynamic.title(target.feature)
         allure.dynamic.description(_description(target, plan))
-        # Behaviors groups by epic / feature / story: app, app, feature.
+        # Behaviors groups by epic / feature: app, feature. story repeats the feature, as it did before
+        # feature was the feature, so filters and dashboards on story keep working.
         allure.dynamic.epic(target.app_name)
-        allure.dynamic.feature(target.app_name)
+        allure.dynamic.feature(target.feature)
         allure.dynamic.story(target.feature)
         allure.dynamic.parent_suite(target.app_name)
         if self.spec_name:
             allure.dynamic.suite(self.spec_name)
-        allure.dynamic.label("package", target.package)
+        # Not "package": allure-pytest uses that label for the Python module path.
+        allure.dynamic.label("app_package", target.package)
+        if self.environment is not None and self.device is not None:
+            self.environment.add(device_facts(self.device, target))
 
     def step(self, record: StepRecord) -> None:
-        with allure.step(record.heading):
-            allure.attach(
-                record.som_png, name=f"step {record.step}: {record.title}", attachment_type=AttachmentType.PNG
-            )
-            allure.attach(_step_text(record), name="decision", attachment_type=AttachmentType.TEXT)
-            if record.guard != "ok":
-                allure.attach(
-                    record.guard_reason,
-                    name=f"loop guard: {record.guard}",
-                    attachment_type=AttachmentType.TEXT,
-                )
-            allure.attach(record.screen_text, name="screen (compressed)", attachment_type=AttachmentType.TEXT)
+        # A state's first non-empty title, as the feature tree keeps it: where_shown reads the tree.
+        if record.title and not self._titles.get(record.state):
+            self._titles[record.state] = record.title
+        if self._pending is not None:
+            self._write_step(self._pending, None)
+        self._pending = record
 
     def finish(self, result: Exploration) -> None:
+        for info in result.tree.states.values():
+            if not self._titles.get(info.name):
+                self._titles[info.name] = info.title
+        if self._pending is not None:
+            self._write_step(self._pending, _step_failure(result))
+            self._pending = None
+        allure.dynamic.description(_description(result.target, result.plan) + "\n\n" + _outcome_text(result))
         allure.attach(result.tree_png, name="feature tree", attachment_type=AttachmentType.PNG)
         allure.attach(result.tree.to_json(), name="feature tree (json)", attachment_type=AttachmentType.JSON)
         allure.attach(result.summary, name="summary", attachment_type=AttachmentType.TEXT)
@@ -56,13 +142,175 @@ class AllureSink:
                 name=f"finding: {finding.kind}",
                 attachment_type=AttachmentType.TEXT,
             )
-        allure.dynamic.parameter("verdict", result.verdict.value)
-        allure.dynamic.parameter("steps", result.steps)
-        allure.dynamic.parameter("states", len(result.tree.states))
+        # Figures, excluded from Allure's history id: they change from run to run of the same item.
+        figures: dict[str, int | float] = {
+            "steps": result.steps,
+            "states": len(result.tree.states),
+            "loop escapes": result.escapes,
+        }
         if result.usage.calls:
-            allure.dynamic.parameter("tokens", result.usage.total_tokens)
-            allure.dynamic.parameter("cost_usd", f"{result.usage.cost_usd:.4f}")
-            allure.dynamic.parameter("cache_read_share", f"{cache_read_share(result.usage):.0%}")
+            figures |= {"tokens": result.usage.total_tokens, "cost usd": round(result.usage.cost_usd, 4)}
+        for name, value in figures.items():
+            allure.dynamic.parameter(name, value, excluded=True)
+
+    def _write_step(self, record: StepRecord, failure: BaseException | None) -> None:
+        title = step_title(record, self._titles.get(record.reached, ""))
+        uuid = uuid4()
+        # allure.step() takes no parameters; the hooks it wraps do, and show them inside the step.
+        plugin_manager.hook.start_step(uuid=uuid, title=title, params=self._parameters(record))
+        try:
+            allure.attach(
+                record.som_png,
+                name=screenshot_name(record.step, record.title),
+                attachment_type=AttachmentType.PNG,
+            )
+            allure.attach(
+                _decision_text(record),
+                name=f"step {record.step} decision",
+                attachment_type=AttachmentType.TEXT,
+            )
+            if record.guard != "ok":
+                allure.attach(
+                    record.guard_reason,
+                    name=f"step {record.step} loop guard: {record.guard}",
+                    attachment_type=AttachmentType.TEXT,
+                )
+            allure.attach(
+                record.screen_text,
+                name=f"step {record.step} screen text",
+                attachment_type=AttachmentType.TEXT,
+            )
+        finally:
+            plugin_manager.hook.stop_step(
+                uuid=uuid,
+                title=title,
+                exc_type=type(failure) if failure is not None else None,
+                exc_val=failure,
+                exc_tb=None,
+            )
+
+    def _parameters(self, record: StepRecord) -> dict[str, str]:
+        shown = {
+            "why": record.reasoning,
+            "expected": record.expected,
+            "outcome": record.outcome,
+            "loop guard": f"{record.guard}: {record.guard_reason}" if record.guard != "ok" else "",
+            "risk policy": record.denial,
+        }
+        if record.usage.calls:
+            shown["tokens so far"] = str(record.usage.total_tokens)
+        return {name: _cut(value, self.limits.parameter_chars) for name, value in shown.items() if value}
+
+
+class AllureEnvironment:
+    """`environment.properties` in the alluredir: the report's Environment section.
+
+    Every process of a session (the xdist controller and each worker) adds what it knows under a file
+    lock; values of one key from several devices are listed together. A file left by an earlier session
+    (its `fairy.session` differs) is replaced, not merged into, so a reused alluredir tells this run.
+    """
+
+    FILE = "environment.properties"
+    SESSION_KEY = "fairy.session"
+
+    def __init__(
+        self,
+        folder: Path,
+        session_id: str,
+        *,
+        facts: Mapping[str, str] | None = None,
+        limits: ReportLimits | None = None,
+    ) -> None:
+        self.path = folder / self.FILE
+        self.session_id = session_id
+        self.facts = {"pytest_fairy": __version__, **(facts or {})}
+        self.limits = limits or ReportLimits()
+
+    def add(self, facts: Mapping[str, str]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(self.path.parent / f".{self.FILE}.lock")
+        try:
+            with lock.acquire(timeout=self.limits.environment_lock_seconds):
+                found = read_properties(self.path) if self.path.exists() else {}
+                if found.get(self.SESSION_KEY) != self.session_id:
+                    found = {self.SESSION_KEY: self.session_id}
+                merged = dict(found)
+                for key, value in {**self.facts, **facts}.items():
+                    known = merged[key].split(", ") if key in merged else []
+                    merged[key] = ", ".join(known + ([value] if value not in known else []))
+                if merged != found:
+                    self.path.write_text(write_properties(merged), encoding="ascii")
+        except Timeout as exc:
+            raise OSError(
+                f"{self.path}: waited {self.limits.environment_lock_seconds:.0f}s for {exc.lock_file}"
+            ) from exc
+
+    def read(self) -> dict[str, str]:
+        return read_properties(self.path)
+
+
+def device_facts(device: Device, target: Target) -> dict[str, str]:
+    """What the Environment section says about the device and the app under test."""
+    try:
+        info = device.info()
+        version = device.app_version(target.package)
+    except DeviceError as exc:
+        return {"device": f"{device.serial} (its properties could not be read: {exc.reason})"}
+    device_line = f"{info.serial} ({info.model})" if info.model else info.serial
+    return {
+        "device": device_line,
+        "android": f"{info.android_version} (SDK {info.sdk})" if info.sdk else info.android_version,
+        "app": f"{target.app_name} {target.package} {version or '(version unknown)'}",
+    }
+
+
+def write_properties(values: Mapping[str, str]) -> str:
+    """Java .properties text, ASCII only (Java's Allure 2 reads it as ISO-8859-1): others as \\uXXXX."""
+    return "".join(f"{_escape(key)}={_escape(value)}\n" for key, value in values.items())
+
+
+def read_properties(path: Path) -> dict[str, str]:
+    """Read what `write_properties` wrote (one `key=value` a line, \\-escapes; no continuation lines)."""
+    values: dict[str, str] = {}
+    for number, line in enumerate(path.read_text(encoding="latin-1").splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith(("#", "!")):
+            continue
+        key, sep, value = line.partition("=")
+        if not sep:
+            raise ValueError(f"{path}:{number}: not a key=value line: {line!r}")
+        values[_unescape(key.strip(), path, number)] = _unescape(value, path, number)
+    return values
+
+
+def _escape(text: str) -> str:
+    out = []
+    for char in text:
+        if char == "\\":
+            out.append("\\\\")
+        elif " " <= char <= "~" and char != '"':
+            out.append(char)
+        else:
+            # UTF-16 code units, as Java writes characters outside the BMP; '"' so JSON can read it back.
+            data = char.encode("utf-16-be")
+            out.extend(f"\\u{int.from_bytes(data[i : i + 2]):04x}" for i in range(0, len(data), 2))
+    return "".join(out)
+
+
+def _unescape(text: str, path: Path, number: int) -> str:
+    # The escapes `_escape` writes (\\ and \uXXXX with surrogate pairs) are exactly JSON's.
+    try:
+        value = json.loads(f'"{text}"')
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}:{number}: bad escape in {text!r}: {exc}") from exc
+    assert isinstance(value, str)
+    return value
+
+
+def _step_failure(result: Exploration) -> BaseException | None:
+    """The failure the last step shows: an app defect seen on the screen it reached, or none."""
+    if result.verdict is Verdict.FAILED and result.findings:
+        return AssertionError(result.reason)
+    return None
 
 
 def _description(target: Target, plan: Plan) -> str:
@@ -74,7 +322,24 @@ def _description(target: Target, plan: Plan) -> str:
     return "\n\n".join(lines)
 
 
-def _step_text(record: StepRecord) -> str:
+def _outcome_text(result: Exploration) -> str:
+    lines = [
+        f"**Verdict:** {result.verdict.value}: {result.reason}",
+        f"**Where:** {where_shown(result)}",
+        f"**Figures:** {result.figures()}",
+    ]
+    if result.usage.calls:
+        lines.append(
+            f"**LLM:** {result.usage.calls} calls, {result.usage.total_tokens} tokens "
+            f"({cache_read_share(result.usage):.0%} cache reads), ${result.usage.cost_usd:.4f}"
+        )
+    # The summary is plain text with its own line breaks: a code block keeps them (Markdown would not).
+    fence = "~~~~"
+    lines.append(f"**Summary:**\n\n{fence}text\n{result.summary.replace(fence, '~~~')}\n{fence}")
+    return "\n\n".join(lines)
+
+
+def _decision_text(record: StepRecord) -> str:
     lines = [
         f"state: {record.state} ({record.title})",
         f"action: {record.action or '-'}",
@@ -84,6 +349,13 @@ def _step_text(record: StepRecord) -> str:
         lines.append(f"expected: {record.expected}")
     if record.outcome:
         lines.append(f"outcome: {record.outcome}")
+    if record.reached:
+        lines.append(f"reached: {record.reached}")
     if record.denial:
         lines.append(f"policy: {record.denial}")
     return "\n".join(lines)
+
+
+def _cut(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

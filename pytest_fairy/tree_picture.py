@@ -87,8 +87,11 @@ def render_tree_svg(tree: FeatureTree, style: PictureStyle | None = None) -> str
         f'<marker id="arrow-path" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
         f'orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{style.path_edge}"/></marker></defs>',
         '<rect width="100%" height="100%" fill="white"/>',
-        f'<text x="{style.margin}" y="{style.margin}" font-size="{style.font_size + 2}" '
-        f'fill="{style.text}">{escape(layout.title)}</text>',
+        *(
+            f'<text x="{style.margin}" y="{style.margin + i * (style.font_size + 6)}" '
+            f'font-size="{style.font_size + 2}" fill="{style.text}">{escape(line)}</text>'
+            for i, line in enumerate(layout.title.splitlines())
+        ),
     ]
     for edge in layout.edges:
         (x0, y0), (cx, cy), (x1, y1) = edge.points
@@ -179,8 +182,8 @@ def _layout(tree: FeatureTree, style: PictureStyle) -> _Layout:
     path = tree.path
     title = (
         f"Feature tree: {len(tree.states)} states, {len(tree.transitions)} transitions, "
-        f"{len(path)} steps. Boxes: screens; dashed: dialogs; blue arrows: the last "
-        f"{style.highlight_steps} steps"
+        f"{len(path)} steps.\nBlue: screens; orange, rounded: dialogs; blue arrows: the last "
+        f"{style.highlight_steps} steps, numbered"
     )
     if not path:
         return _Layout(style.margin * 2 + 600, style.margin * 2 + style.header, title + " (empty)")
@@ -191,6 +194,9 @@ def _layout(tree: FeatureTree, style: PictureStyle) -> _Layout:
     pitch_x, pitch_y = style.box_width + style.gap_x, style.box_height + style.gap_y
     widest = max(len(r) for r in rows)
     width = style.margin * 2 + widest * pitch_x - style.gap_x + 40
+    # A narrow tree must not cut its own legend off.
+    legend = max(font(style.font_size + 2).getlength(line) for line in title.splitlines())
+    width = max(width, style.margin * 2 + math.ceil(legend))
     for r, row in enumerate(rows):
         offset = (widest - len(row)) * pitch_x // 2
         for c, key in enumerate(row):
@@ -202,16 +208,19 @@ def _layout(tree: FeatureTree, style: PictureStyle) -> _Layout:
     recent = tree.transitions[-style.highlight_steps :]
     recent_from = recent[0].step if recent else 0
     actions: dict[tuple[str, str], Counter[str]] = {}
-    on_path: set[tuple[str, str]] = set()
+    on_path: dict[tuple[str, str], int] = {}
     for t in tree.transitions:
         if t.self_loop:
             continue
         actions.setdefault((t.from_key, t.to_key), Counter())[t.action or "?"] += 1
         if t.step >= recent_from:
-            on_path.add((t.from_key, t.to_key))
+            # The latest step that walked the edge: the number the report's step titles carry.
+            on_path[(t.from_key, t.to_key)] = t.step
     for (a, b), counter in actions.items():
         action, _ = counter.most_common(1)[0]
         label = _cut(action, style.label_chars)
+        if (a, b) in on_path:
+            label = f"{on_path[(a, b)]}. {label}"
         total = sum(counter.values())
         label += f" ×{total}" if total > 1 else ""
         layout.edges.append(_Edge(_curve(boxes[a], boxes[b], style), label, (a, b) in on_path))

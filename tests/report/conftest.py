@@ -1,0 +1,100 @@
+"""Fixtures for the report tests: one real Allure run of the example suites, and the report tooling.
+
+The tooling (Allure 3 from npm, Debian's chromium, Playwright's Python package) is installed by the repo's
+own `scripts/install-report-tools`, called here when something is missing, so a developer's plain
+`pytest` works as CI's does. Only what that script cannot install makes the browser test skip.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+INSTALL_SCRIPT = REPO / "scripts" / "install-report-tools"
+TOOLS = Path(os.environ.get("FAIRY_TOOLS_DIR", REPO / ".tools"))
+# A first install (npm + apt) took under a minute here; the limit is for a slow mirror, not a hang.
+INSTALL_SECONDS = 900
+SUITE_SECONDS = 300
+# The suites the report is built from: passing items and the two seeded app defects.
+SUITES = ("example_suites/notes", "example_defects")
+# Two xdist workers, as a device farm runs: environment.properties must still be written once.
+WORKERS = 2
+
+
+@dataclass(frozen=True)
+class AllureRun:
+    results: Path
+    outcome: subprocess.CompletedProcess[str]
+
+    def by_name(self) -> dict[str, dict[str, Any]]:
+        found = [json.loads(path.read_text(encoding="utf-8")) for path in self.results.glob("*-result.json")]
+        return {result["name"]: result for result in found}
+
+
+@dataclass(frozen=True)
+class ReportTools:
+    allure: Path
+    chromium: Path
+
+
+@pytest.fixture(scope="session")
+def allure_run(tmp_path_factory: pytest.TempPathFactory) -> AllureRun:
+    """The example suites run once with --alluredir on two xdist workers (virtual device, offline brain)."""
+    root = tmp_path_factory.mktemp("allure-run")
+    results = root / "allure-results"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    outcome = subprocess.run(
+        [
+            sys.executable, "-m", "pytest", *SUITES, "-p", "no:cacheprovider", "-n", str(WORKERS),
+            "--fairy-brain", "offline", "--fairy-artifacts", str(root / "fairy"), "--alluredir", str(results),
+        ],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=SUITE_SECONDS, check=False,
+    )  # fmt: skip
+    if not list(results.glob("*-result.json")):
+        pytest.fail(f"the example suites left no Allure results:\n{outcome.stdout[-3000:]}{outcome.stderr}")
+    return AllureRun(results, outcome)
+
+
+@pytest.fixture(scope="session")
+def report_tools() -> ReportTools:
+    """Allure 3, chromium and playwright, installed through scripts/install-report-tools when missing."""
+    found = _find_tools()
+    if found is None:
+        env = dict(os.environ, PYTHON=sys.executable, FAIRY_TOOLS_DIR=str(TOOLS))
+        try:
+            run = subprocess.run(
+                ["bash", str(INSTALL_SCRIPT)],
+                env=env, capture_output=True, text=True, timeout=INSTALL_SECONDS, check=False,
+            )  # fmt: skip
+        except subprocess.TimeoutExpired:
+            pytest.skip(f"{INSTALL_SCRIPT.name} did not finish in {INSTALL_SECONDS}s")
+        importlib.invalidate_caches()
+        found = _find_tools()
+        if found is None:
+            pytest.skip(
+                f"the report tools could not be installed by {INSTALL_SCRIPT.name} "
+                f"(exit {run.returncode}):\n{run.stderr[-2000:]}"
+            )
+    return found
+
+
+def _find_tools() -> ReportTools | None:
+    allure = TOOLS / "node_modules" / ".bin" / "allure"
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    try:
+        importlib.import_module("playwright.sync_api")
+    except ImportError:
+        return None
+    if not allure.exists() or chromium is None:
+        return None
+    return ReportTools(allure, Path(chromium))

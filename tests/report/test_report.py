@@ -1,0 +1,209 @@
+"""The Allure reporter: step titles, the failure pointer, environment.properties, and the results of a real
+run of the example suites (two xdist workers) as Allure writes them."""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_fairy.device import DeviceError
+from pytest_fairy.record import StepRecord
+from pytest_fairy.report import (
+    AllureEnvironment,
+    device_facts,
+    read_properties,
+    step_title,
+    write_properties,
+)
+from pytest_fairy.target import Target
+from pytest_fairy.virtual import VirtualDevice
+from tests.report.conftest import REPO, AllureRun
+
+NOTES_APP = REPO / "example_suites" / "notes" / "app.yaml"
+NOTES = Target(app_name="随手记", package="com.example.notes", feature="search", goal="search notes")
+
+
+def record(**changes: object) -> StepRecord:
+    fields: dict[str, object] = dict(
+        step=3, state="state_main_1", title="随手记", screen_text="", som_png=b"", action="tap [7] 搜索",
+        reasoning="because", reached="state_search_2",
+    )  # fmt: skip
+    fields.update(changes)
+    return StepRecord(**fields)  # type: ignore[arg-type]
+
+
+def test_a_step_title_says_the_action_and_the_screen_it_reached() -> None:
+    assert step_title(record(), "搜索") == "3. tap [7] 搜索 → 搜索 [state_search_2]"
+    assert step_title(record()) == "3. tap [7] 搜索 → state_search_2"
+    assert step_title(record(reached="", action=None)) == "3. observe"
+
+
+def test_a_step_title_flags_guard_warnings_escapes_and_denials() -> None:
+    assert step_title(record(guard="warn", guard_reason="same state 4 times")).endswith("(loop guard: warn)")
+    assert step_title(record(guard="escape", escape=True, action="back")).endswith("(loop-guard escape)")
+    assert "(denied by the risk policy)" in step_title(record(denial="payment is forbidden"))
+
+
+@given(st.dictionaries(st.text(min_size=1).filter(lambda k: "=" not in k and k.strip() == k), st.text()))
+def test_properties_round_trip_any_text_as_ascii(values: dict[str, str]) -> None:
+    values = {k: v for k, v in values.items() if k.strip() and not k.lstrip().startswith(("#", "!"))}
+    text = write_properties(values)
+    assert text.isascii()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "environment.properties"
+        path.write_text(text, encoding="ascii")
+        assert read_properties(path) == values
+
+
+def test_java_readers_see_cjk_as_unicode_escapes() -> None:
+    assert write_properties({"app": "随手记 2.3"}) == "app=\\u968f\\u624b\\u8bb0 2.3\n"
+    assert write_properties({"emoji": "🙂"}) == "emoji=\\ud83d\\ude42\n", (
+        "outside the BMP: UTF-16 pairs, as Java"
+    )
+
+
+def test_environment_lists_every_device_once_and_replaces_an_earlier_session(tmp_path: Path) -> None:
+    worker_a = AllureEnvironment(tmp_path, "session-1", facts={"brain": "offline"})
+    worker_b = AllureEnvironment(tmp_path, "session-1", facts={"brain": "offline"})
+    worker_a.add({"device": "emulator-5554 (Pixel 7)"})
+    worker_b.add({"device": "emulator-5556 (Pixel 8)"})
+    worker_a.add({"device": "emulator-5554 (Pixel 7)"})
+    found = worker_a.read()
+    assert found["device"] == "emulator-5554 (Pixel 7), emulator-5556 (Pixel 8)"
+    assert found["brain"] == "offline" and found["fairy.session"] == "session-1"
+    AllureEnvironment(tmp_path, "session-2").add({"device": "virtual"})
+    again = worker_a.read()
+    assert again["device"] == "virtual" and again["fairy.session"] == "session-2", "a stale file is replaced"
+
+
+def test_device_facts_come_from_the_device_and_the_app_model() -> None:
+    facts = device_facts(VirtualDevice(NOTES_APP, serial="virtual-notes", latency=False), NOTES)
+    assert facts["device"].startswith("virtual-notes (")
+    assert re.fullmatch(r"\d+ \(SDK \d+\)", facts["android"])
+    assert facts["app"] == "随手记 com.example.notes 2.3.1"
+
+
+def test_a_device_that_cannot_tell_its_properties_says_so() -> None:
+    class Mute(VirtualDevice):
+        def info(self):  # type: ignore[no-untyped-def]
+            raise DeviceError(self.serial, "getprop", "device offline")
+
+    facts = device_facts(Mute(NOTES_APP, serial="emulator-5554", latency=False), NOTES)
+    assert facts == {"device": "emulator-5554 (its properties could not be read: device offline)"}
+
+
+# -- a real run's Allure results ----------------------------------------------------------------------------
+
+
+def test_each_exploration_step_is_a_titled_allure_step_with_its_screenshot(allure_run: AllureRun) -> None:
+    search = allure_run.by_name()["search"]
+    assert search["status"] == "passed"
+    steps = search["steps"]
+    assert steps and all(
+        re.match(rf"{i}\. \S.* → .+ \[state_\w+\]$", s["name"]) for i, s in enumerate(steps, 1)
+    )
+    for number, step in enumerate(steps, 1):
+        names = [a["name"] for a in step["attachments"]]
+        assert names[0].startswith(f"step {number} screenshot: ")
+        assert step["attachments"][0]["type"] == "image/png"
+        assert f"step {number} decision" in names
+        why = {p["name"]: p["value"] for p in step["parameters"]}
+        assert why["why"] and why["outcome"]
+    assert {"feature tree", "feature tree (json)", "summary"} <= {a["name"] for a in search["attachments"]}
+    labels = {(label["name"], label["value"]) for label in search["labels"]}
+    assert {("epic", "随手记"), ("feature", "search"), ("app_package", "com.example.notes")} <= labels
+    assert "**Summary:**" in search["description"] and "**Verdict:** passed" in search["description"]
+
+
+def test_the_failure_names_the_step_that_shows_it_and_that_step_is_red(allure_run: AllureRun) -> None:
+    crash = allure_run.by_name()["check for updates"]
+    assert crash["status"] == "failed"
+    *before, last = crash["steps"]
+    assert last["status"] == "failed" and all(s["status"] == "passed" for s in before)
+    assert "app crashed" in last["statusDetails"]["message"]
+    message = crash["statusDetails"]["message"]
+    assert f"see the report step '{last['name']}'" in message
+    assert "AppErrorDialog" in last["name"], "the step's title names the crash dialog it reached"
+    assert message.index("see the report step") < message.index("FATAL EXCEPTION"), "where before the logcat"
+
+
+def test_environment_properties_are_written_once_for_the_whole_xdist_session(allure_run: AllureRun) -> None:
+    assert "2 workers [6 items]" in allure_run.outcome.stdout
+    environment = read_properties(allure_run.results / "environment.properties")
+    assert environment["device"].startswith("virtual-notes (") and ", " not in environment["device"]
+    assert environment["app"] == "随手记 com.example.notes 2.3.1"
+    assert environment["brain"] == "offline" and environment["model"] == "-"
+    assert re.fullmatch(r"\d+ \(SDK \d+\)", environment["android"])
+    sessions = list((allure_run.results.parent / "fairy" / "sessions").iterdir())
+    assert environment["fairy.session"] in {p.name for p in sessions}
+
+
+@pytest.mark.parametrize("name", ["backup"])
+def test_an_anr_is_reported_on_its_step_too(allure_run: AllureRun, name: str) -> None:
+    anr = allure_run.by_name()[name]
+    assert anr["status"] == "failed" and anr["steps"][-1]["status"] == "failed"
+
+
+SINK_TEST = """
+import io
+from PIL import Image
+from pytest_fairy.brain.base import Plan, Usage
+from pytest_fairy.record import Exploration, StepRecord
+from pytest_fairy.report import AllureSink, where_shown
+from pytest_fairy.state import StateId
+from pytest_fairy.target import Target
+from pytest_fairy.tree import FeatureTree
+from pytest_fairy.verdict import Inconclusive, Verdict
+
+def png():
+    buffer = io.BytesIO()
+    Image.new("RGB", (540, 1200), "white").save(buffer, format="PNG")
+    return buffer.getvalue()
+
+def test_llm_run():
+    target = Target(app_name="Shop", package="com.shop", feature="cart", goal="add to cart")
+    home, cart = StateId("Home", "aaaa1111"), StateId("Cart", "bbbb2222")
+    tree = FeatureTree()
+    tree.record(0, None, None, home, "Home", False)
+    tree.record(1, home, "tap [2] Cart", cart, "Cart", False)
+    usage = Usage(calls=3, input_tokens=1000, output_tokens=200, cost_usd=0.01234)
+    sink = AllureSink(spec_name="test_shop.yaml")
+    sink.start(target, Plan(root="cart"))
+    sink.step(StepRecord(step=1, state=home.name, title="Home", screen_text="[2] Cart", som_png=png(),
+                         action="tap [2] Cart", reasoning="the cart is there", reached=cart.name,
+                         outcome="new page", guard="warn", guard_reason="same state 3 times", usage=usage))
+    result = Exploration(target=target, verdict=Verdict.INCONCLUSIVE, reason="step budget spent",
+                         plan=Plan(root="cart"), tree=tree, steps=1, summary="tried the cart", usage=usage)
+    sink.finish(result)
+    raise Inconclusive(f"{result.reason} ({where_shown(result)})")
+"""
+
+
+def test_llm_figures_guard_warnings_and_an_inconclusive_pointer_reach_allure(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(test_sink=SINK_TEST)
+    pytester.runpytest("--alluredir", "results", "-p", "no:cacheprovider").assert_outcomes(failed=1)
+    (path,) = (pytester.path / "results").glob("*-result.json")
+    result = json.loads(path.read_text(encoding="utf-8"))
+    assert result["status"] == "broken", "inconclusive is never a plain failure"
+    assert (
+        "the run ended after step 1: see the report step '1. tap [2] Cart → Cart [state_cart_bbbb2222]"
+        in (result["statusDetails"]["message"])
+    )
+    figures = {p["name"]: p["value"] for p in result["parameters"]}
+    assert figures["tokens"] == "1200" and figures["cost usd"] == "0.0123"
+    assert all(p.get("excluded") for p in result["parameters"]), "figures stay out of Allure's history id"
+    assert "**LLM:** 3 calls, 1200 tokens" in result["description"]
+    (step,) = result["steps"]
+    assert step["name"] == "1. tap [2] Cart → Cart [state_cart_bbbb2222] (loop guard: warn)"
+    assert step["status"] == "passed", "only an app defect seen on the step's screen makes it red"
+    params = {p["name"]: p["value"] for p in step["parameters"]}
+    assert params["loop guard"] == "warn: same state 3 times" and params["tokens so far"] == "1200"
+    assert "step 1 loop guard: warn" in {a["name"] for a in step["attachments"]}
