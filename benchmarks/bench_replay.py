@@ -1,0 +1,121 @@
+"""LLM calls, tokens and wall time of a first run, an unchanged rerun and a rerun with one screen changed.
+
+    /work/venv/bin/python benchmarks/bench_replay.py [--rounds 3]
+
+The Claude brain explores the food app's "delivery time" feature on the in-process virtual device,
+through the real anthropic SDK against the local fake Messages server (tests/claude/fake_api.py, whose
+token counts are its own estimate: text chars / 4, images by pixels / 750). The decision cache is a
+temporary folder. Three runs per round:
+
+1. first run: nothing recorded, every decision is an LLM call, all recorded;
+2. unchanged rerun: every decision replayed (target: 0 calls, 0 tokens);
+3. one screen changed (a line of text added to the delivery-time dialog): the plan and the step before
+   the dialog are replayed, the LLM decides from the dialog on and the recording is replaced.
+
+Each round starts from an empty cache. The fake server answers after `--latency` seconds (default 0.5,
+a fast real model's answer time; 0 shows the explorer's own time). Wall time is the median over the
+rounds; the ratio column is that run's wall time over the first run's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings, make_client  # noqa: E402
+from pytest_fairy.explorer import Explorer, Mission  # noqa: E402
+from pytest_fairy.replay import CacheMode, CachingBrain, DecisionCache  # noqa: E402
+from pytest_fairy.spec import Oracle, OracleKind  # noqa: E402
+from pytest_fairy.target import Target  # noqa: E402
+from pytest_fairy.virtual import VirtualDevice  # noqa: E402
+from tests.claude.fake_api import FakeMessagesAPI, Reply  # noqa: E402
+from tests.replay.helpers import DIALOG_HEAD, FOOD_APP, NOTICE, delivery_time_model  # noqa: E402
+
+FAKE_KEY = "sk-ant-benchmark-not-a-key"
+TARGET = Target(
+    app_name="麦当劳",
+    package="com.mcdonalds.gma.cn",
+    feature="delivery time",
+    goal="选择送达时间：在弹窗中选择预约送餐并确定",
+    max_steps=20,
+)
+MISSION = Mission(
+    done_when=[
+        Oracle(kind=OracleKind.VISIBLE, value="送达时间：预约送餐"),
+        Oracle(kind=OracleKind.NOT_VISIBLE, value="请选择您的送达时间"),
+    ]
+)
+RUNS = ("first run", "unchanged rerun", "one screen changed")
+
+
+@dataclass(frozen=True)
+class Figures:
+    verdict: str
+    calls: int
+    tokens: int
+    replayed: int
+    seconds: float
+
+
+def run(app: Path, cache: DecisionCache, api: FakeMessagesAPI) -> Figures:
+    settings = ClaudeSettings()
+    claude = ClaudeBrain(settings, client=make_client(settings, api_key=FAKE_KEY, base_url=api.url))
+    brain = CachingBrain(claude, cache, "bench/test_food.yaml", CacheMode.CACHED)
+    started = time.perf_counter()
+    result = Explorer(VirtualDevice(app, latency=False), brain).explore(TARGET, MISSION)
+    seconds = time.perf_counter() - started
+    usage = brain.usage()
+    return Figures(result.verdict.value, usage.calls, usage.total_tokens, brain.replayed, seconds)
+
+
+def slow(latency: float) -> Callable[[dict[str, Any]], Reply]:
+    def answer(request: dict[str, Any]) -> Reply:
+        return dataclasses.replace(delivery_time_model(request), delay=latency)
+
+    return answer
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--latency", type=float, default=0.5, help="seconds the fake server takes to answer")
+    args = parser.parse_args()
+    figures: dict[str, list[Figures]] = {name: [] for name in RUNS}
+    with tempfile.TemporaryDirectory() as scratch, FakeMessagesAPI(responder=slow(args.latency)) as api:
+        changed = Path(scratch) / "changed.yaml"
+        changed.write_text(
+            FOOD_APP.read_text(encoding="utf-8").replace(DIALOG_HEAD, DIALOG_HEAD + NOTICE), encoding="utf-8"
+        )
+        run(FOOD_APP, DecisionCache(Path(scratch) / "warm-up"), api)  # imports, fonts, SDK client
+        for round_number in range(args.rounds):
+            cache = DecisionCache(Path(scratch) / f"cache-{round_number}")
+            for name, app in zip(RUNS, (FOOD_APP, FOOD_APP, changed), strict=True):
+                figures[name].append(run(app, cache, api))
+    first = statistics.median(f.seconds for f in figures[RUNS[0]])
+    print(
+        f"{'run':<22}{'verdict':<10}{'LLM calls':>10}{'tokens':>10}{'replayed':>10}{'wall s':>9}{'ratio':>7}"
+    )
+    for name in RUNS:
+        f = figures[name][-1]
+        wall = statistics.median(x.seconds for x in figures[name])
+        counts = f"{f.calls:>10}{f.tokens:>10}{f.replayed:>10}"
+        print(f"{name:<22}{f.verdict:<10}{counts}{wall:>9.3f}{wall / first:>7.2f}")
+    unchanged = figures[RUNS[1]][-1]
+    target_met = unchanged.calls == 0 and unchanged.tokens == 0
+    print(f"unchanged rerun: {unchanged.calls} calls, {unchanged.tokens} tokens (target 0 / 0: "
+          f"{'met' if target_met else 'NOT met'})")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

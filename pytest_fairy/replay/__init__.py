@@ -1,0 +1,56 @@
+"""Replay and regression: zero-token reruns on unchanged screens, and feature-tree diffs between builds.
+
+- recording.py: the recorded decisions of one feature (the documented JSON format)
+- cache.py: the folder of recordings, safe for concurrent writers
+- brain.py: the caching brain (record / cached / strict replay) around a live brain
+- regression.py: the baseline diff of each item, reported and usable as a gate
+- options.py: --fairy-cache, --fairy-no-cache, --fairy-baseline, --fairy-fail-on-lost-screens
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_fairy.brain.base import Brain
+from pytest_fairy.replay.brain import CacheMode, CacheWarning, CachingBrain
+from pytest_fairy.replay.cache import CacheError, DecisionCache
+from pytest_fairy.replay.options import ReplaySettings, add_replay_options, read_replay_settings
+from pytest_fairy.replay.recording import Recording, RecordingError, StepKey
+
+SPEC_SUFFIXES = frozenset({".yaml", ".yml"})
+
+__all__ = [
+    "CacheError",
+    "CacheMode",
+    "CacheWarning",
+    "CachingBrain",
+    "DecisionCache",
+    "Recording",
+    "RecordingError",
+    "ReplaySettings",
+    "StepKey",
+    "add_replay_options",
+    "brain_with_cache",
+    "read_replay_settings",
+    "spec_id",
+]
+
+
+def spec_id(item: pytest.Item) -> str:
+    """What a recording belongs to besides its feature: the spec file for spec items
+    (`suites/test_food.yaml`), the whole node id for plain tests (two tests may explore one feature)."""
+    if Path(item.path).suffix in SPEC_SUFFIXES:
+        return item.nodeid.split("::", 1)[0]
+    return item.nodeid
+
+
+def brain_with_cache(live: Brain | None, settings: ReplaySettings, spec: str, *, replays: bool) -> Brain:
+    """The brain an item explores with: strict replay without a live brain; else `live` recording its
+    decisions, and replaying them first when `replays` (LLM brains) unless the cache is switched off."""
+    cache = DecisionCache(settings.cache)
+    if live is None:
+        return CachingBrain(None, cache, spec, CacheMode.STRICT)
+    mode = CacheMode.CACHED if replays and settings.use_cache else CacheMode.RECORD
+    return CachingBrain(live, cache, spec, mode)

@@ -1,0 +1,275 @@
+"""The caching brain: replays recorded decisions where the app is unchanged, decides anew where it is not.
+
+It wraps a live brain (or none, for `--fairy-brain replay`) and keeps one recording per feature in the
+`DecisionCache`. Modes:
+
+- `RECORD`: every call goes to the live brain; the run is recorded (free, deterministic brains such as
+  the offline one are always recorded, never replayed: their own memory must see every step).
+- `CACHED`: a call whose step is in the recording - same state, same visit of it, reached by the same
+  action - is answered from it with no LLM call. The first call that is not (the app changed there, or
+  the spec did) switches the rest of the run to the live brain: every later decision was made after a
+  different past, so none of them is trusted. The run is recorded anew, replayed steps included.
+- `STRICT`: replay only; the first miss raises `NoRecordedDecision`, which ends the item inconclusive
+  with "no recorded decision for state X". Nothing is written.
+
+Replayed actions are rebuilt on the current screen from the recorded element ref (or, failing that, a
+label only one mark has); a recorded action whose element is not on screen is a miss, never a tap at
+stale coordinates. Replayed decisions' reasoning starts with "replayed:", which the step record, the
+terminal and the Allure step show.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import warnings
+from collections import Counter
+from enum import StrEnum
+
+from pytest_fairy.action import ActionError
+from pytest_fairy.brain.base import (
+    Brain,
+    Decision,
+    Judgement,
+    NoRecordedDecision,
+    Plan,
+    StepContext,
+    Usage,
+)
+from pytest_fairy.explorer import REPLAY_PREFIX
+from pytest_fairy.perception.screen import Screen
+from pytest_fairy.replay.cache import CacheError, DecisionCache
+from pytest_fairy.replay.recording import (
+    RecordedAction,
+    RecordedDecision,
+    RecordedPlan,
+    RecordedStep,
+    Recording,
+    StepKey,
+    story_digest,
+    target_digest,
+)
+from pytest_fairy.state import identify
+from pytest_fairy.target import Target
+
+log = logging.getLogger(__name__)
+
+
+class CacheMode(StrEnum):
+    RECORD = "record"
+    CACHED = "cached"
+    STRICT = "strict"
+
+
+class CacheWarning(UserWarning):
+    """The decision cache could not be used for one item; the run went on without it."""
+
+
+class CachingBrain:
+    def __init__(self, inner: Brain | None, cache: DecisionCache, spec: str, mode: CacheMode) -> None:
+        if inner is None and mode is not CacheMode.STRICT:
+            raise ValueError(f"a {mode} caching brain needs a live brain to decide with")
+        self.inner = inner
+        self.cache = cache
+        self.spec = spec
+        self.mode = mode
+        self.name = inner.name if inner is not None else "replay"
+        self.model: str | None = inner.model if inner is not None else None
+        self.replayed = 0
+        self.decided = 0
+        # Why the run left the recording ("" while it follows it): for the report and for tests.
+        self.divergence = ""
+        self._old: Recording | None = None
+        self._index: dict[StepKey, RecordedStep] = {}
+        self._new: Recording | None = None
+        self._live = mode is CacheMode.RECORD
+        self._visits: Counter[str] = Counter()
+        self._step = -1
+        self._here: RecordedStep | None = None
+        self._there: RecordedStep | None = None
+
+    def __repr__(self) -> str:
+        return f"CachingBrain({self.inner!r}, mode={self.mode.value}, spec={self.spec!r})"
+
+    # -- the Brain protocol ---------------------------------------------------------------------------
+
+    def plan(self, target: Target, screen: Screen, som_jpeg: bytes = b"") -> Plan:
+        """A new exploration: load its recording, and replay the plan if the run starts where it did."""
+        self._start(target)
+        state = identify(screen)
+        old = self._old
+        plan: Plan | None = None
+        if not self._live:
+            if old is None:
+                self._miss(state.name, f"nothing recorded in {self._where(target)}")
+            elif old.target != target_digest(target):
+                self._miss(state.name, "the feature in the spec changed since it was recorded")
+            elif old.plan is None or old.plan.state != state.key:
+                started = old.plan.state_name if old.plan else "nothing"
+                self._miss(state.name, f"the recording starts on {started}")
+            else:
+                plan = old.plan.plan
+                self.replayed += 1
+        if plan is None:
+            plan = self._live_brain().plan(target, screen, som_jpeg)
+            self.decided += 1
+        assert self._new is not None
+        self._new.plan = RecordedPlan(state.key, state.name, plan)
+        return plan
+
+    def decide(self, ctx: StepContext) -> Decision:
+        here = self._enter(ctx)
+        there = self._there
+        if not self._live:
+            if there is None or there.decision is None:
+                self._miss(ctx.state.name, self._unknown(ctx))
+            else:
+                replayed = self._replay(there.decision, ctx)
+                if replayed is not None:
+                    here.decision = there.decision
+                    self.replayed += 1
+                    return replayed
+        decision = self._live_brain().decide(ctx)
+        self.decided += 1
+        here.decision = _recorded(decision, ctx.screen)
+        return decision
+
+    def judge(self, ctx: StepContext) -> Judgement:
+        here = self._enter(ctx)
+        there = self._there
+        if not self._live:
+            done = len(here.judgements)
+            if there is None or done >= len(there.judgements):
+                self._miss(ctx.state.name, self._unknown(ctx, what="judgement"))
+            else:
+                judgement = there.judgements[done]
+                here.judgements.append(judgement)
+                self.replayed += 1
+                return judgement
+        judgement = self._live_brain().judge(ctx)
+        self.decided += 1
+        here.judgements.append(judgement)
+        return judgement
+
+    def summarize(self, target: Target, story: str) -> str:
+        """The recorded summary for the very same story; else the live brain's. Then save the recording."""
+        if self._new is None:  # the run ended before it could plan (the device failed at launch)
+            return self.inner.summarize(target, story) if self.inner is not None else story
+        digest = story_digest(story)
+        old = self._old
+        try:
+            if not self._live and old is not None and old.summary and old.summary_story == digest:
+                text = old.summary
+                self.replayed += 1
+            elif self.inner is None:
+                text = (
+                    f"Replayed run of '{target.feature}' (no summary was recorded for this outcome).\n{story}"
+                )
+            else:
+                self._live = True
+                text = self.inner.summarize(target, story)
+                self.decided += 1
+            self._new.summary_story, self._new.summary = digest, text
+            return text
+        finally:
+            self._save()
+
+    def usage(self) -> Usage:
+        return self.inner.usage() if self.inner is not None else Usage()
+
+    # -- bookkeeping ----------------------------------------------------------------------------------
+
+    def _start(self, target: Target) -> None:
+        self._old, self._index = None, {}
+        self._live = self.mode is CacheMode.RECORD
+        self._visits.clear()
+        self._step, self._here, self._there = -1, None, None
+        self.divergence = ""
+        self._new = Recording(
+            spec=self.spec,
+            feature=target.feature,
+            target=target_digest(target),
+            brain=self.name,
+            model=self.model,
+            recorded=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        )
+        if not self._live:
+            try:
+                self._old = self.cache.load(self.spec, target.feature)
+            except CacheError as exc:
+                if self.mode is CacheMode.STRICT:
+                    raise NoRecordedDecision(f"cannot replay '{target.feature}': {exc}") from exc
+                warnings.warn(CacheWarning(f"decision cache not used: {exc}"), stacklevel=2)
+        if self._old is not None:
+            self._index = self._old.index()
+
+    def _enter(self, ctx: StepContext) -> RecordedStep:
+        """The recorded step of `ctx` (created on its first call), and the old one it may replay."""
+        if ctx.step != self._step or self._here is None:
+            assert self._new is not None, "decide() / judge() before plan()"
+            key = ctx.state.key
+            visit = self._visits[key]
+            self._visits[key] += 1
+            self._step = ctx.step
+            self._here = RecordedStep(key, visit, ctx.last_key, ctx.state.name, ctx.screen.title, ctx.step)
+            self._new.steps.append(self._here)
+            self._there = self._index.get(self._here.key)
+        return self._here
+
+    def _replay(self, recorded: RecordedDecision, ctx: StepContext) -> Decision | None:
+        action = None
+        if recorded.action is not None:
+            action = recorded.action.resolve(ctx.screen)
+            if action is None:
+                what = recorded.action.ref or recorded.action.kind
+                self._miss(ctx.state.name, f"the recorded element {what} ('{recorded.action.label}') is gone")
+                return None
+        return Decision(
+            action,
+            f"{REPLAY_PREFIX}: {recorded.reasoning}",
+            recorded.expected,
+            recorded.sub_feature,
+            recorded.assessment,
+        )
+
+    def _miss(self, state_name: str, why: str) -> None:
+        """Leave the recording: strict replay ends here; cached replay decides live from now on."""
+        message = f"no recorded decision for state {state_name}: {why}"
+        if self.mode is CacheMode.STRICT:
+            raise NoRecordedDecision(message)
+        log.info("leaving the recording of %s: %s", self.spec, message)
+        self.divergence = message
+        self._live = True
+
+    def _unknown(self, ctx: StepContext, what: str = "decision") -> str:
+        after = f"after '{ctx.last_key}'" if ctx.last_key else "at the start"
+        visit = self._here.visit + 1 if self._here else 1
+        return f"no {what} recorded for visit {visit} of this state {after}"
+
+    def _live_brain(self) -> Brain:
+        assert self.inner is not None, "strict replay never decides live"
+        return self.inner
+
+    def _where(self, target: Target) -> str:
+        return str(self.cache.path_for(self.spec, target.feature))
+
+    def _save(self) -> None:
+        # A run that replayed everything leaves the file as it was (a committed cache stays clean); one
+        # that could not even plan (the LLM was down) has nothing worth replacing it with.
+        if self.mode is CacheMode.STRICT or not self._live or self._new is None or self._new.plan is None:
+            return
+        try:
+            self.cache.save(self._new)
+        except CacheError as exc:
+            warnings.warn(CacheWarning(f"decisions not recorded: {exc}"), stacklevel=3)
+
+
+def _recorded(decision: Decision, screen: Screen) -> RecordedDecision:
+    try:
+        return RecordedDecision.of(decision, screen)
+    except ActionError:
+        # A mark that is not on the screen: kept without a ref, so replaying it is a miss.
+        action = decision.action
+        assert action is not None
+        kept = RecordedAction(action.kind.value, mark=action.mark, text=action.text)
+        return RecordedDecision(kept, decision.reasoning, decision.expected, decision.sub_feature)

@@ -1,0 +1,265 @@
+"""A recording: every decision one exploration of one feature took, keyed by where it was taken.
+
+One recording per (spec, feature), stored as one indented JSON document (see docs/replay.md):
+
+    schema, version          "pytest_fairy.decisions", 1
+    spec, feature            which item this is (the spec path relative to the rootdir, the feature name)
+    target                   a digest of what the feature asks (goal, start, sub-features, hints...):
+                             when the spec changes, the recording no longer applies
+    brain, model, recorded   who decided, and when (informational)
+    plan                     {state, state_name, root, sub_features, steps}: the plan made on the first
+                             screen, which replays only when the run starts on the same state
+    steps                    [{state, visit, after, state_name, title, step, decision, judgements}]
+    summary                  {story, text}: replayed only for the very same story
+
+A step is found by its `StepKey`: the state's key (activity + structure + dialog hashes), how many
+times that state was seen before in the run (`visit`), and the stable key of the action that led to it
+(`after`, "" at the start). Actions are kept by element ref and label; the mark number is only a hint,
+because numbers move whenever anything on the screen does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from pytest_fairy.action import NEEDS_MARK, Action, ActionKind, Direction
+from pytest_fairy.brain.base import Assessment, Decision, Judgement, Plan
+from pytest_fairy.oracles import Finding
+from pytest_fairy.perception.screen import Mark, Screen
+from pytest_fairy.target import Target
+
+SCHEMA = "pytest_fairy.decisions"
+SCHEMA_VERSION = 1
+
+
+class RecordingError(ValueError):
+    """A recording document that cannot be read (not JSON, another schema or version, malformed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StepKey:
+    state: str
+    visit: int
+    after: str
+
+
+def target_digest(target: Target) -> str:
+    """What the recorded decisions were made for: a changed goal or hint makes them stale."""
+    parts = [
+        target.package,
+        target.feature,
+        target.goal,
+        target.start,
+        target.description,
+        *target.sub_features,
+        "|",
+        *target.done_hints,
+        "|",
+        *sorted(target.allowed_risks),
+    ]
+    return hashlib.blake2b("\x1f".join(parts).encode("utf-8"), digest_size=8).hexdigest()
+
+
+def story_digest(story: str) -> str:
+    return hashlib.blake2b(story.encode("utf-8"), digest_size=8).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedAction:
+    kind: str
+    ref: str = ""
+    label: str = ""
+    mark: int | None = None  # a hint for readers; replay resolves `ref` on the current screen
+    text: str | None = None
+    direction: str | None = None
+
+    @classmethod
+    def of(cls, action: Action, screen: Screen) -> RecordedAction:
+        target = action.target(screen)
+        return cls(
+            kind=action.kind.value,
+            ref=target.ref if target else "",
+            label=target.label if target else "",
+            mark=action.mark,
+            text=action.text,
+            direction=action.direction.value if action.direction else None,
+        )
+
+    def resolve(self, screen: Screen) -> Action | None:
+        """The action on `screen`: its element found by ref, else by a label only one mark has; None
+        when the element is not there (the screen is not the one this was recorded on)."""
+        kind = ActionKind(self.kind)
+        mark: Mark | None = None
+        if self.ref:
+            mark = screen.marks_by_ref.get(self.ref)
+            if mark is None and self.label:
+                same = [m for m in screen.marks if m.label == self.label]
+                mark = same[0] if len(same) == 1 else None
+            if mark is None:
+                return None
+        elif kind in NEEDS_MARK:
+            return None
+        direction = Direction(self.direction) if self.direction else None
+        return Action(kind, mark.number if mark else None, self.text, direction)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedDecision:
+    action: RecordedAction | None
+    reasoning: str
+    expected: str = ""
+    sub_feature: str = ""
+    assessment: Assessment = field(default_factory=Assessment)
+
+    @classmethod
+    def of(cls, decision: Decision, screen: Screen) -> RecordedDecision:
+        action = RecordedAction.of(decision.action, screen) if decision.action else None
+        return cls(action, decision.reasoning, decision.expected, decision.sub_feature, decision.assessment)
+
+
+@dataclass
+class RecordedStep:
+    state: str
+    visit: int
+    after: str
+    state_name: str = ""
+    title: str = ""
+    step: int = 0
+    decision: RecordedDecision | None = None
+    judgements: list[Judgement] = field(default_factory=list)
+
+    @property
+    def key(self) -> StepKey:
+        return StepKey(self.state, self.visit, self.after)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedPlan:
+    state: str
+    state_name: str
+    plan: Plan
+
+
+@dataclass
+class Recording:
+    spec: str
+    feature: str
+    target: str
+    brain: str = ""
+    model: str | None = None
+    recorded: str = ""
+    plan: RecordedPlan | None = None
+    steps: list[RecordedStep] = field(default_factory=list)
+    summary_story: str = ""
+    summary: str = ""
+
+    def index(self) -> dict[StepKey, RecordedStep]:
+        return {step.key: step for step in self.steps}
+
+    # -- JSON --------------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        plan = None
+        if self.plan is not None:
+            plan = {
+                "state": self.plan.state,
+                "state_name": self.plan.state_name,
+                "root": self.plan.plan.root,
+                "sub_features": list(self.plan.plan.sub_features),
+                "steps": list(self.plan.plan.steps),
+            }
+        return {
+            "schema": SCHEMA,
+            "version": SCHEMA_VERSION,
+            "spec": self.spec,
+            "feature": self.feature,
+            "target": self.target,
+            "brain": self.brain,
+            "model": self.model,
+            "recorded": self.recorded,
+            "plan": plan,
+            "steps": [_step_to_dict(step) for step in self.steps],
+            "summary": {"story": self.summary_story, "text": self.summary} if self.summary else None,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str, *, where: str = "recording") -> Recording:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordingError(f"{where}: not valid JSON: {exc}") from exc
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+            raise RecordingError(f"{where}: not a decision recording (expected schema {SCHEMA!r})")
+        if data.get("version") != SCHEMA_VERSION:
+            raise RecordingError(
+                f"{where}: recording version {data.get('version')!r} is not supported "
+                f"(this pytest_fairy reads version {SCHEMA_VERSION})"
+            )
+        try:
+            raw_plan = data["plan"]
+            plan = None
+            if raw_plan is not None:
+                plan = RecordedPlan(
+                    raw_plan["state"],
+                    raw_plan.get("state_name", ""),
+                    Plan(raw_plan["root"], tuple(raw_plan["sub_features"]), tuple(raw_plan["steps"])),
+                )
+            summary = data.get("summary") or {}
+            return cls(
+                spec=data["spec"],
+                feature=data["feature"],
+                target=data["target"],
+                brain=data.get("brain", ""),
+                model=data.get("model"),
+                recorded=data.get("recorded", ""),
+                plan=plan,
+                steps=[_step_from_dict(raw) for raw in data["steps"]],
+                summary_story=summary.get("story", ""),
+                summary=summary.get("text", ""),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecordingError(f"{where}: malformed recording: {exc!r}") from exc
+
+
+def _step_to_dict(step: RecordedStep) -> dict[str, Any]:
+    decision = None
+    if step.decision is not None:
+        decision = asdict(step.decision)
+        if step.decision.action is not None:
+            # The hint and empty fields are noise in a file people read and diff.
+            decision["action"] = {k: v for k, v in decision["action"].items() if v not in (None, "")}
+    return {
+        "state": step.state,
+        "visit": step.visit,
+        "after": step.after,
+        "state_name": step.state_name,
+        "title": step.title,
+        "step": step.step,
+        "decision": decision,
+        "judgements": [asdict(j) for j in step.judgements],
+    }
+
+
+def _step_from_dict(raw: dict[str, Any]) -> RecordedStep:
+    decision = None
+    if raw.get("decision") is not None:
+        d = raw["decision"]
+        action = RecordedAction(**d["action"]) if d.get("action") else None
+        decision = RecordedDecision(
+            action, d["reasoning"], d.get("expected", ""), d.get("sub_feature", ""),
+            Assessment(**d.get("assessment", {})),
+        )  # fmt: skip
+    judgements = [
+        Judgement(j["complete"], j["reason"], tuple(Finding(**f) for f in j.get("findings", ())))
+        for j in raw.get("judgements", ())
+    ]
+    return RecordedStep(
+        raw["state"], int(raw["visit"]), raw["after"], raw.get("state_name", ""), raw.get("title", ""),
+        int(raw.get("step", 0)), decision, judgements,
+    )  # fmt: skip

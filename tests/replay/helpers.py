@@ -1,0 +1,94 @@
+"""Helpers for replay and regression tests: the food spec, a changed build of its app, and a Claude
+stand-in that answers the way a model would, from the screen it is sent (stateless, so several xdist
+workers can share it)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.claude import answers
+from tests.claude.fake_api import Reply, tool_reply
+
+ROOT = Path(__file__).resolve().parents[2]
+FOOD_APP = ROOT / "example_suites" / "food" / "app.yaml"
+FAKE_KEY = "sk-ant-test-replay-0000"
+
+DELIVERY_SPEC = """\
+app:
+  name: 麦当劳
+  package: com.mcdonalds.gma.cn
+  virtual: food/app.yaml
+features:
+  - name: delivery time
+    goal: 选择送达时间：在弹窗中选择预约送餐并确定
+    done_when:
+      - visible: 送达时间：预约送餐
+      - not_visible: 请选择您的送达时间
+    must_not: [{must_not}]
+"""
+
+# The delivery-time dialog with one more line of text: a new build where exactly that screen changed.
+DIALOG_HEAD = (
+    "    title: 请选择您的送达时间\n    dismiss_on_outside: false\n    cancelable: false\n    elements:\n"
+)
+NOTICE = "      - {class: TextView, id: tv_peak_notice, text: 高峰时段送达可能延迟}\n"
+
+
+def spec(must_not: str = "crash") -> str:
+    return DELIVERY_SPEC.replace("{must_not}", must_not)
+
+
+def change_the_dialog(project: pytest.Pytester) -> None:
+    path = project.path / "food" / "app.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert text.count(DIALOG_HEAD) == 1, "the food app's delivery_time dialog is not where it was"
+    path.write_text(text.replace(DIALOG_HEAD, DIALOG_HEAD + NOTICE), encoding="utf-8")
+
+
+def screen_text(request: dict[str, Any]) -> str:
+    content = request["messages"][-1]["content"]
+    return "\n".join(block["text"] for block in content if block.get("type") == "text")
+
+
+def mark_of(screen: str, label: str, suffix: str = "") -> int | None:
+    found = re.search(r"^\s*\[(\d+)\] \w+ \"" + re.escape(label) + '"' + re.escape(suffix), screen, re.M)
+    return int(found.group(1)) if found else None
+
+
+def delivery_time_model(request: dict[str, Any]) -> Reply:
+    """Choose 预约送餐 in the dialog, confirm it; get to the dialog from home through 麦乐送."""
+    stage = request["tool_choice"]["name"]
+    if stage in ("plan", "judge"):
+        return tool_reply(stage, answers.PLAN if stage == "plan" else answers.JUDGE)
+    if stage == "summarize":
+        return tool_reply("summarize", answers.SUMMARY)
+    screen = screen_text(request)
+    for label, suffix in (("预约送餐", " unchecked"), ("确定", ""), ("麦乐送", "")):
+        mark = mark_of(screen, label, suffix)
+        if mark is not None:
+            return tool_reply("next_action", answers.action(mark=mark, why=f"tap {label}"))
+    return tool_reply("next_action", answers.action(kind="done", mark=None))
+
+
+def sessions(project: pytest.Pytester) -> list[Path]:
+    """Session folders in the order the runs started (the index's order: two runs may share a second)."""
+    root = project.path / ".fairy" / "sessions"
+    lines = (root / "index.jsonl").read_text(encoding="utf-8").splitlines()
+    return [root / json.loads(line)["session"] for line in lines]
+
+
+def recordings(project: pytest.Pytester) -> list[Path]:
+    return sorted((project.path / ".fairy" / "cache").rglob("*.json"))
+
+
+def stages(bodies: list[dict[str, Any]]) -> list[str]:
+    return [body["tool_choice"]["name"] for body in bodies]
+
+
+def load(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))

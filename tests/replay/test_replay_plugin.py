@@ -1,0 +1,88 @@
+"""Strict replay and the lost-screens gate through the plugin, on runs of the offline brain (free and
+deterministic, and recorded like every other exploration)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.replay.helpers import change_the_dialog, load, recordings, sessions, spec
+
+ITEM = "test_food.yaml_delivery_time"
+
+
+def steps_of(session: Path) -> list[dict[str, Any]]:
+    lines = (session / ITEM / "steps.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def test_strict_replay_of_an_offline_recording_takes_the_same_steps(project: pytest.Pytester) -> None:
+    project.runpytest().assert_outcomes(passed=1)
+    recorded = [s["action"] for s in steps_of(sessions(project)[0])]
+    result = project.runpytest("-v", "--fairy-brain", "replay")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["fairy: *; brain replay (chosen); *", "    step 1: * [[]replayed[]]"])
+    replayed = steps_of(sessions(project)[1])
+    assert [s["action"] for s in replayed] == recorded
+    assert all(s["replayed"] and s["reasoning"].startswith("replayed: ") for s in replayed)
+
+
+def test_strict_replay_miss_is_inconclusive_and_names_the_state(project: pytest.Pytester) -> None:
+    project.runpytest().assert_outcomes(passed=1)
+    before = recordings(project)[0].read_text(encoding="utf-8")
+    change_the_dialog(project)
+    result = project.runpytest("--fairy-brain", "replay")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["*delivery time: inconclusive: no recorded decision for state state_productmdslist_*+dlg_*: *"]
+    )
+    assert recordings(project)[0].read_text(encoding="utf-8") == before  # strict replay writes nothing
+
+
+def test_strict_replay_without_a_recording_is_inconclusive(project: pytest.Pytester) -> None:
+    result = project.runpytest("--fairy-brain", "replay", "--fairy-cache", "elsewhere")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["*inconclusive: no recorded decision for state state_home_*: nothing recorded in *elsewhere*"]
+    )
+
+
+def test_lost_screens_fail_the_item_only_when_asked(project: pytest.Pytester) -> None:
+    project.runpytest().assert_outcomes(passed=1)
+    # A committed baseline of a build that had one more screen than this one reaches.
+    baseline = project.path / "baseline"
+    shutil.copytree(sessions(project)[0], baseline)
+    tree = load(baseline / ITEM / "tree.json")
+    tree["states"].append({**tree["states"][0], "key": "pkg.OldActivity|0123456789abcdef|",
+                           "name": "state_old_01234567", "title": "旧页面"})  # fmt: skip
+    (baseline / ITEM / "tree.json").write_text(json.dumps(tree, ensure_ascii=False), encoding="utf-8")
+
+    informed = project.runpytest("--fairy-baseline", "baseline")
+    informed.assert_outcomes(passed=1)
+    informed.stdout.fnmatch_lines(
+        ["*delivery time: screens: 0 changed, 0 added, 1 gone, *", '  gone: state_old_01234567 "旧页面"']
+    )
+
+    gated = project.runpytest("--fairy-baseline", "baseline", "--fairy-fail-on-lost-screens")
+    gated.assert_outcomes(failed=1)
+    gated.stdout.fnmatch_lines(
+        ["*delivery time: app defect: 1 screens of the baseline are gone: state_old_01234567*"]
+    )
+
+    (project.path / "test_food.yaml").write_text(spec("lose_screens"), encoding="utf-8")
+    by_spec = project.runpytest("--fairy-baseline", "baseline", "--alluredir", "allure")
+    by_spec.assert_outcomes(failed=1)
+    attachments = {
+        a["name"] for r in (project.path / "allure").glob("*-result.json") for a in load(r)["attachments"]
+    }
+    assert {"build-to-build diff", "build-to-build diff (json)"} <= attachments
+
+
+def test_a_missing_baseline_folder_is_a_usage_error(project: pytest.Pytester) -> None:
+    result = project.runpytest("--fairy-baseline", "nowhere")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: --fairy-baseline nowhere: no such folder*"])
