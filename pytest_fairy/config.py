@@ -5,17 +5,23 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pytest_fairy.explorer import ExplorerSettings
+from pytest_fairy.replay.options import ReplaySettings, add_replay_options, read_replay_settings
 
-BRAINS = ("offline", "claude")
+BRAINS = ("offline", "claude", "replay")
 # Kept in step with pytest_fairy.brain.claude.DEFAULT_MODEL, which is not imported here: the anthropic
 # SDK takes seconds to import and an offline run should not pay for it.
 DEFAULT_CLAUDE_MODEL = "claude-sonnet-5"
 DEFAULT_SPEC_PATTERNS = ("test_*.yaml", "test_*.yml", "*.fairy.yaml", "*.fairy.yml")
 VIRTUAL = "virtual"
+# With more xdist workers than devices, a worker waits this long for one to become free (one item's time).
+DEFAULT_DEVICE_WAIT = 3600.0
+# Tries to get a real device back after it stopped answering (pytest_fairy.driver.Reconnect).
+DEFAULT_RECONNECT_ATTEMPTS = 4
 
 
 @dataclass(frozen=True)
@@ -28,13 +34,35 @@ class FairyConfig:
     artifacts: Path = Path(".fairy")
     spec_patterns: tuple[str, ...] = DEFAULT_SPEC_PATTERNS
     explorer: ExplorerSettings = field(default_factory=ExplorerSettings)
+    # The decision cache and the build-to-build baseline (see pytest_fairy.replay).
+    replay: ReplaySettings = field(default_factory=ReplaySettings)
+    # Real devices (see pytest_fairy.pool): the adb server ("" = ANDROID_ADB_SERVER_HOST/PORT or
+    # 127.0.0.1:5037), a feature per device with --fairy-matrix, the lock folder, the wait for a free device.
+    adb_server: str = ""
+    matrix: bool = False
+    lock_dir: Path | None = None
+    device_wait: float = DEFAULT_DEVICE_WAIT
+    reconnect_attempts: int = DEFAULT_RECONNECT_ATTEMPTS
 
     @property
     def virtual(self) -> bool:
-        return all(d == VIRTUAL or d.startswith(VIRTUAL + ":") for d in self.devices)
+        return all(is_virtual(d) for d in self.devices)
+
+    @property
+    def real_devices(self) -> tuple[str, ...]:
+        return tuple(d for d in self.devices if not is_virtual(d))
 
     def device_line(self) -> str:
-        return ", ".join("virtual (in-process)" if d == VIRTUAL else d for d in self.devices)
+        line = ", ".join("virtual (in-process)" if d == VIRTUAL else d for d in self.devices)
+        if self.real_devices:
+            line += f" (adb server {self.adb_server or 'from ANDROID_ADB_SERVER_PORT, else 127.0.0.1:5037'}"
+            line += "; matrix: every feature on every device)" if self.matrix else ")"
+        return line
+
+
+def is_virtual(device: str) -> bool:
+    """`virtual` or `virtual:APP.yaml`: the built-in in-process device."""
+    return device == VIRTUAL or device.startswith(VIRTUAL + ":")
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -81,6 +109,40 @@ def add_options(parser: pytest.Parser) -> None:
         default=list(DEFAULT_SPEC_PATTERNS),
     )
     parser.addini("fairy_llm_long_edge", "long edge in pixels of the screenshot an LLM sees", default="1024")
+    add_replay_options(parser, group)
+    group.addoption(
+        "--fairy-adb",
+        dest="fairy_adb",
+        metavar="HOST:PORT",
+        help="adb server of the real devices, e.g. a farm's farm-host:5037 (default: ANDROID_ADB_SERVER_HOST"
+        " / ANDROID_ADB_SERVER_PORT, else 127.0.0.1:5037)",
+    )
+    group.addoption(
+        "--fairy-matrix",
+        dest="fairy_matrix",
+        action="store_true",
+        default=None,
+        help="run every feature on every --fairy-device (item ids end in [SERIAL]); with xdist use "
+        "--dist loadgroup",
+    )
+    group.addoption(
+        "--fairy-lock-dir",
+        dest="fairy_lock_dir",
+        metavar="DIR",
+        help="folder of the per-device locks shared by every run on this host "
+        "(default: ~/.cache/pytest_fairy/locks)",
+    )
+    parser.addini("fairy_adb", "adb server HOST:PORT (see --fairy-adb)", default="")
+    parser.addini("fairy_matrix", "every feature on every device", type="bool", default=False)
+    parser.addini("fairy_lock_dir", "device lock folder (see --fairy-lock-dir)", default="")
+    parser.addini(
+        "fairy_device_wait", "seconds a worker waits for a free device", default=str(DEFAULT_DEVICE_WAIT)
+    )
+    parser.addini(
+        "fairy_reconnect_attempts",
+        "tries to reconnect a real device that stopped answering before the item is inconclusive",
+        default=str(DEFAULT_RECONNECT_ATTEMPTS),
+    )
 
 
 def read_config(config: pytest.Config) -> FairyConfig:
@@ -89,11 +151,9 @@ def read_config(config: pytest.Config) -> FairyConfig:
     devices = tuple(option.fairy_device or config.getini("fairy_device") or (VIRTUAL,))
     brain, reason = _brain(option.fairy_brain or config.getini("fairy_brain") or "")
     for device in devices:
-        if not (device == VIRTUAL or device.startswith(VIRTUAL + ":")):
-            raise pytest.UsageError(
-                f"--fairy-device {device}: real devices need the uiautomator2 driver, which is not in this "
-                "version; use 'virtual' or 'virtual:APP.yaml'"
-            )
+        if not device.strip() or any(c.isspace() for c in device):
+            raise pytest.UsageError(f"--fairy-device {device!r}: expected an adb serial or 'virtual'")
+    real = _real_device_options(config)
     max_steps = option.fairy_max_steps
     if max_steps is None:
         max_steps = _int_ini(config, "fairy_max_steps")
@@ -113,7 +173,32 @@ def read_config(config: pytest.Config) -> FairyConfig:
         artifacts=artifacts,
         spec_patterns=tuple(config.getini("fairy_spec_patterns")),
         explorer=ExplorerSettings(llm_long_edge=_int_ini(config, "fairy_llm_long_edge") or 1024),
+        replay=read_replay_settings(config, artifacts / "cache"),
+        **real,
     )
+
+
+def _real_device_options(config: pytest.Config) -> dict[str, Any]:
+    """--fairy-adb, --fairy-matrix, --fairy-lock-dir and fairy_device_wait, checked."""
+    option = config.option
+    adb = (option.fairy_adb or config.getini("fairy_adb") or "").strip()
+    host, _, port = adb.rpartition(":")
+    if adb and not (host and port.isdigit() and 0 < int(port) < 65536):
+        raise pytest.UsageError(f"--fairy-adb {adb}: expected the HOST:PORT of an adb server")
+    raw_wait = str(config.getini("fairy_device_wait")).strip()
+    try:
+        wait = float(raw_wait)
+    except ValueError:
+        raise pytest.UsageError(f"ini key fairy_device_wait: expected seconds, got {raw_wait!r}") from None
+    lock_dir = option.fairy_lock_dir or config.getini("fairy_lock_dir")
+    matrix = option.fairy_matrix if option.fairy_matrix is not None else config.getini("fairy_matrix")
+    return {
+        "adb_server": adb,
+        "matrix": bool(matrix),
+        "lock_dir": Path(lock_dir).expanduser() if lock_dir else None,
+        "device_wait": wait,
+        "reconnect_attempts": _int_ini(config, "fairy_reconnect_attempts") or 0,
+    }
 
 
 def _brain(chosen: str) -> tuple[str, str]:

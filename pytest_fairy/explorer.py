@@ -19,6 +19,7 @@ from pytest_fairy.brain.base import (
     BrainError,
     Decision,
     Judgement,
+    NoRecordedDecision,
     Outcome,
     OutcomeKind,
     Plan,
@@ -121,6 +122,8 @@ class Explorer:
             return self._loop(run)
         except DeviceError as exc:
             return _End(Verdict.INCONCLUSIVE, f"device error: {exc}")
+        except NoRecordedDecision as exc:
+            return _End(Verdict.INCONCLUSIVE, str(exc))
         except BrainError as exc:
             return _End(Verdict.INCONCLUSIVE, f"brain unavailable: {exc}")
         except PerceptionError as exc:
@@ -178,6 +181,7 @@ class Explorer:
             unmet_oracles=tuple(check.unmet),
             oracles_met=bool(mission.done_when) and check.holds,
             denial=run.pending_denial,
+            last_key=run.attempt.key if run.attempt else "",
         )
         run.oracles_seen = run.oracles_seen or ctx.oracles_met
         if findings:
@@ -284,6 +288,7 @@ class Explorer:
             denial=denial,
             escape=decision.reasoning.startswith(ESCAPE_PREFIX),
             usage=self.brain.usage(),
+            replayed=decision.reasoning.startswith(REPLAY_PREFIX),
         )
 
     def _perceive(self) -> Perception:
@@ -292,6 +297,7 @@ class Explorer:
 
 ESCAPE_PREFIX = "loop guard escape"
 RETURN_PREFIX = "return step"
+REPLAY_PREFIX = "replayed"
 
 
 def _defect(judgement: Judgement) -> _End:

@@ -6,7 +6,7 @@ The hooks stay thin; the work is done by `spec`, `explorer`, `store` and `report
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,9 @@ from pytest_fairy.explorer import Explorer, Mission
 from pytest_fairy.policy import RiskPolicy
 from pytest_fairy.pool import DevicePool
 from pytest_fairy.record import Exploration, StepRecord
-from pytest_fairy.report import AllureSink
+from pytest_fairy.replay import brain_with_cache, spec_id
+from pytest_fairy.replay.regression import review, write_diff_summary
+from pytest_fairy.report import AllureEnvironment, AllureSink, where_shown
 from pytest_fairy.spec import Feature, OracleKind, Spec, SpecError, load_spec
 from pytest_fairy.store import SessionStore, new_session_id
 from pytest_fairy.target import Target
@@ -31,6 +33,8 @@ CONFIG_KEY = pytest.StashKey[FairyConfig]()
 STORE_KEY = pytest.StashKey[SessionStore]()
 POOL_KEY = pytest.StashKey[DevicePool]()
 FEATURE_KEY = pytest.StashKey[tuple[Spec, Feature]]()
+# --fairy-matrix: the serial an item is pinned to.
+DEVICE_KEY = pytest.StashKey[str]()
 RESULT_KEY = pytest.StashKey[Exploration]()
 SUMMARY_PROPERTY = "fairy"
 # Done-when texts worth steering towards: the offline brain scores elements that mention them higher.
@@ -51,12 +55,34 @@ def pytest_configure(config: pytest.Config) -> None:
     workerinput = getattr(config, "workerinput", None)
     session_id = workerinput["fairy_session"] if workerinput else new_session_id()
     config.stash[STORE_KEY] = SessionStore(fairy.artifacts, session_id)
-    config.stash[POOL_KEY] = DevicePool(fairy, config.rootpath)
+    # The worker id from xdist's own handshake, not PYTEST_XDIST_WORKER: a pytest run inside a worker
+    # (pytester, a nested suite) inherits that variable without being a worker.
+    worker = workerinput.get("workerid", "") if workerinput else ""
+    config.stash[POOL_KEY] = DevicePool(fairy, config.rootpath, worker=worker)
 
 
 def pytest_configure_node(node: Any) -> None:
     """xdist: every worker writes into the controller's session folder."""
     node.workerinput["fairy_session"] = node.config.stash[STORE_KEY].session_id
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Real devices are checked once, by the controller, before any item: a usage error says what to do."""
+    config = session.config
+    is_worker = hasattr(config, "workerinput")
+    if config.stash[CONFIG_KEY].real_devices and not is_worker and not config.option.collectonly:
+        config.stash[POOL_KEY].diagnose()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if POOL_KEY in config.stash:
+        config.stash[POOL_KEY].close()
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """`-n auto` runs a worker per real device."""
+    return len(config.stash[CONFIG_KEY].devices) if config.stash[CONFIG_KEY].real_devices else None
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -91,13 +117,24 @@ class SpecFile(pytest.File):
                 load_app_model(spec.app.virtual)
             except AppModelError as exc:
                 raise self.CollectError(f"{self.path}: app.virtual: {exc}") from None
-        for feature in spec.features:
-            item = FeatureItem.from_parent(self, name=feature.name, callobj=_explore_feature)
+        fairy = self.config.stash[CONFIG_KEY]
+        for feature, serial in _matrix(spec.features, fairy.devices if fairy.matrix else ()):
+            name = f"{feature.name}[{serial}]" if serial else feature.name
+            item = FeatureItem.from_parent(self, name=name, callobj=_explore_feature)
             item.stash[FEATURE_KEY] = (spec, feature)
+            if serial:
+                item.stash[DEVICE_KEY] = serial
+                item.add_marker(pytest.mark.xdist_group(serial))  # --dist loadgroup: a worker per device
             for tag in feature.tags:
                 self.config.addinivalue_line("markers", f"{tag}: tag from fairy specs")
                 item.add_marker(tag)
             yield item
+
+
+def _matrix(features: Sequence[Feature], devices: Sequence[str]) -> Iterator[tuple[Feature, str]]:
+    """Each feature once (serial ""), or once per device in matrix mode."""
+    for feature in features:
+        yield from ((feature, serial) for serial in devices or ("",))
 
 
 class FeatureItem(pytest.Function):
@@ -124,15 +161,24 @@ def _explore_feature(fairy_explorer: Explorer, request: pytest.FixtureRequest) -
     if chosen is not None:
         fairy_explorer.brain = chosen
     result = fairy_explorer.explore(target, mission_of(spec, feature))
+    result = review(  # the build-to-build diff against --fairy-baseline, which may fail the item
+        request.node,
+        result,
+        request.config.stash[CONFIG_KEY].replay,
+        request.config.stash[STORE_KEY].item(request.node.nodeid).folder,
+        lose_screens=any(o.kind is OracleKind.LOSE_SCREENS for o in feature.must_not),
+        allure=bool(getattr(request.config.option, "allure_report_dir", None)),
+    )
     request.node.stash[RESULT_KEY] = result
     # user_properties travel with the reports to the xdist controller and into JUnit XML.
     request.node.user_properties.append((SUMMARY_PROPERTY, f"{result.verdict.value}: {result.figures()}"))
     request.config.hook.pytest_fairy_finished(item=request.node, result=result)
     if result.verdict is Verdict.FAILED:
         evidence = "\n".join(f.evidence for f in result.findings if f.evidence)
-        raise AppDefect(result.reason + (f"\n{evidence}" if evidence else ""))
+        # Where first: the evidence below can be a long logcat excerpt.
+        raise AppDefect(f"{result.reason}\n({where_shown(result)})" + (f"\n{evidence}" if evidence else ""))
     if result.verdict is Verdict.INCONCLUSIVE:
-        raise Inconclusive(result.reason)
+        raise Inconclusive(f"{result.reason} ({where_shown(result)})")
 
 
 def target_of(spec: Spec, feature: Feature, fairy: FairyConfig) -> Target:
@@ -186,27 +232,35 @@ def fairy_app_model(request: pytest.FixtureRequest) -> Path | None:
 
 
 @pytest.fixture
-def fairy_device(request: pytest.FixtureRequest, fairy_app_model: Path | None) -> Device:
-    """The device this test explores on (reused by this worker across tests): `fairy_device.tap(x, y)`."""
-    return request.config.stash[POOL_KEY].device_for(fairy_app_model)
+def fairy_device(request: pytest.FixtureRequest, fairy_app_model: Path | None) -> Iterator[Device]:
+    """The device this test explores on, held (locked, for a real device) until the test ends:
+    `fairy_device.tap(x, y)`."""
+    pool = request.config.stash[POOL_KEY]
+    with pool.lease(fairy_app_model, request.node.stash.get(DEVICE_KEY, None)) as device:
+        yield device
 
 
 @pytest.fixture
-def fairy_brain(fairy_config: FairyConfig) -> Brain:
-    """A fresh brain for this test (brains remember one exploration, and budgets count per item).
+def fairy_brain(request: pytest.FixtureRequest, fairy_config: FairyConfig) -> Brain:
+    """A fresh brain for this test (brains remember one exploration, and budgets count per item). Its
+    decisions are recorded in the decision cache; the Claude brain replays them where nothing changed.
 
     Override it to script one: `return ScriptedBrain(["tap 登录", "back"])`.
     """
+    replay, spec = fairy_config.replay, spec_id(request.node)
+    if fairy_config.brain == "replay":
+        return brain_with_cache(None, replay, spec, replays=False)
     if fairy_config.brain == "claude":
         from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings
 
-        return ClaudeBrain(
+        claude = ClaudeBrain(
             ClaudeSettings(
                 model=fairy_config.model or ClaudeSettings.model,
                 image_long_edge=fairy_config.explorer.llm_long_edge,
             )
         )
-    return OfflineBrain()
+        return brain_with_cache(claude, replay, spec, replays=True)
+    return brain_with_cache(OfflineBrain(), replay, spec, replays=False)
 
 
 @pytest.fixture
@@ -229,7 +283,12 @@ def fairy_explorer(
         sinks.append(_TerminalSink(request.config))
     if getattr(request.config.option, "allure_report_dir", None):
         spec = item.stash.get(FEATURE_KEY, None)
-        sinks.append(AllureSink(spec_name=spec[0].path.name if spec else ""))
+        brain_facts = {"brain": fairy_brain.name, "model": fairy_brain.model or "-"}
+        environment = AllureEnvironment(
+            Path(request.config.option.allure_report_dir), store.session_id, facts=brain_facts
+        )
+        spec_name = spec[0].path.name if spec else ""
+        sinks.append(AllureSink(spec_name=spec_name, environment=environment, device=fairy_device))
     return Explorer(fairy_device, fairy_brain, settings=fairy_config.explorer, sinks=sinks)
 
 
@@ -246,6 +305,7 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             terminalreporter.write_line(line)
         store = terminalreporter.config.stash[STORE_KEY]
         terminalreporter.write_line(f"steps, screenshots and feature trees: {store.folder}")
+    write_diff_summary(terminalreporter)
 
 
 class _HookSink:
@@ -277,7 +337,10 @@ class _TerminalSink:
     def step(self, record: StepRecord) -> None:
         guard = "" if record.guard == "ok" else f"  [guard {record.guard}: {record.guard_reason}]"
         denial = f"  [{record.denial}]" if record.denial else ""
-        self._write(f"    step {record.step}: {record.action} -> {record.reached or '?'}{guard}{denial}")
+        source = "  [replayed]" if record.replayed else ""
+        self._write(
+            f"    step {record.step}: {record.action} -> {record.reached or '?'}{guard}{denial}{source}"
+        )
 
     def finish(self, result: Exploration) -> None:
         pass

@@ -36,6 +36,8 @@ class StepRecord:
     denial: str = ""
     escape: bool = False
     usage: Usage = field(default_factory=Usage)
+    # The decision came from the decision cache (no LLM call), not from the brain deciding anew.
+    replayed: bool = False
 
     @property
     def heading(self) -> str:

@@ -105,9 +105,11 @@ class OracleKind(StrEnum):
     LOGCAT_MATCHES = "logcat_matches"
     CRASH = "crash"
     ANR = "anr"
+    # Screens of the --fairy-baseline run that this run no longer reaches (checked once, at the end).
+    LOSE_SCREENS = "lose_screens"
 
 
-BARE_KINDS = frozenset({OracleKind.CRASH, OracleKind.ANR})
+BARE_KINDS = frozenset({OracleKind.CRASH, OracleKind.ANR, OracleKind.LOSE_SCREENS})
 REGEX_KINDS = frozenset({OracleKind.TEXT_MATCHES, OracleKind.LOGCAT_MATCHES})
 DONE_KINDS = frozenset(OracleKind) - BARE_KINDS - {OracleKind.LOGCAT_MATCHES}
 DEFECT_KINDS = frozenset(OracleKind)

@@ -24,6 +24,10 @@ class BrainError(Exception):
     """The brain could not decide (backend down, invalid answers): the item ends inconclusive."""
 
 
+class NoRecordedDecision(BrainError):
+    """A replaying brain has no recorded decision for this state: the item ends inconclusive, saying so."""
+
+
 class OutcomeKind(StrEnum):
     """What the last action did, in the planner's terms (seed 000's A / B / C, plus why nothing moved)."""
 
@@ -100,6 +104,8 @@ class StepContext:
     # The screenshot taken right after the action (before the UI settled), when the explorer has one:
     # seed 000's "immediate" screenshot, which shows transient toasts and animations.
     immediate_jpeg: bytes = b""
+    # The stable key (kind|ref|...) of the action that led here, "" at the start: replay keys on it.
+    last_key: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -164,9 +164,12 @@ def test_broken_app_model_is_the_specs_collection_error(suite: pytest.Pytester) 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--fairy-brain", "gpt"], "*--fairy-brain gpt: unknown brain; choose one of offline, claude"),
+        (["--fairy-brain", "gpt"], "*--fairy-brain gpt: unknown brain; choose one of offline, claude, replay"),
         (["--fairy-brain", "claude"], "*--fairy-brain claude needs an API key: set ANTHROPIC_API_KEY*"),
-        (["--fairy-device", "emulator-5554"], "*--fairy-device emulator-5554: real devices need*"),
+        (
+            ["--fairy-device", "emulator-5554", "--fairy-adb", "127.0.0.1:1"],
+            "*--fairy-device emulator-5554: no adb server answers at 127.0.0.1:1*",
+        ),
         (["--fairy-max-steps", "0"], "*--fairy-max-steps must be at least 1*"),
     ],
 )
