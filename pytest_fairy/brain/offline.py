@@ -92,6 +92,8 @@ class OfflineBrain:
         # many untried elements each state had when last seen. Enough to walk back to unfinished pages.
         self._edges: defaultdict[str, dict[str, tuple[str, ActionKind, str]]] = defaultdict(dict)
         self._open: dict[str, int] = {}
+        self._toggles: dict[str, int] = {}
+        self._searched: set[str] = set()
         self._last: tuple[str, str, ActionKind, str] | None = None
         # Pages whose back leaves the app (the app's first page): backing out of them ends the run.
         self._exits: set[str] = set()
@@ -134,16 +136,27 @@ class OfflineBrain:
         leading = [
             c for c in untried if not c.toggle or (c.relevant and c.action.kind is not ActionKind.SCROLL)
         ]
-        self._open[state] = len(leading)
+        # What is left here once this step's choice is made: the counts walks steer by.
+        self._open[state] = max(0, len(leading) - 1)
+        self._toggles[state] = len(untried) - len(leading) - (0 if leading else 1)
         if leading:
-            self._walks = 0
             return self._try(state, max(leading, key=lambda c: (c.score, -c.order)), ctx)
-        walk = self._walk(ctx)
+        walk = self._walk(ctx, self._open)
         if walk is not None:
             return walk
+        searching = self._pages_left(state) and state != self._root and state not in self._searched
+        if searching:
+            # Back, once per page, towards pages with untried navigation that no known path reaches.
+            self._searched.add(state)
+            return self._leave(ctx)
         if untried:
             return self._try(state, max(untried, key=lambda c: (c.score, -c.order)), ctx)
-        return self._leave(ctx)
+        walk = self._walk(ctx, self._toggles)  # second pass: toggles left on other pages
+        return walk if walk is not None else self._leave(ctx)
+
+    def _pages_left(self, here: str) -> bool:
+        """Some other page still has untried navigation, though no known path leads there yet."""
+        return any(count > 0 for state, count in self._open.items() if state != here)
 
     def _fresh(self, state: str, candidate: Candidate) -> bool:
         """Worth trying here: not tried in this state, and either new anywhere or relevant to the goal.
@@ -161,6 +174,7 @@ class OfflineBrain:
         return self._tried_anywhere[candidate.ref] == 0
 
     def _try(self, state: str, best: Candidate, ctx: StepContext) -> Decision:
+        self._walks = 0  # new work found: walks may go on
         self._tried[state].add(best.key)
         self._tried_anywhere[best.ref] += 1
         if best.submits:
@@ -194,7 +208,7 @@ class OfflineBrain:
     def _outside(self, state: str) -> bool:
         return state in self._foreign
 
-    def _walk(self, ctx: StepContext) -> Decision | None:
+    def _walk(self, ctx: StepContext, work: dict[str, int]) -> Decision | None:
         """The first step of the shortest known path to a page that still has untried elements."""
         if self._walks >= MAX_WALK_STEPS:
             return None
@@ -204,7 +218,7 @@ class OfflineBrain:
         while queue:
             state, first = queue.popleft()
             # Only pages the brain has stood on count: a crash dialog or another app is no destination.
-            if state != start and self._open.get(state, 0) > 0 and first is not None:
+            if state != start and work.get(state, 0) > 0 and first is not None:
                 key, kind, ref = first
                 action = _resolve(kind, ref, ctx.screen)
                 if action is None:
@@ -234,8 +248,9 @@ class OfflineBrain:
         screen, state = ctx.screen, ctx.state.key
         if screen.has_dialog:
             way_out = screen.dismiss_mark()
-            key = f"tap|{way_out.ref}" if way_out else "back|"
-            if way_out is not None and key not in self._tried[state]:
+            # The dialog's own button is the way out (many dialogs ignore back); back only without one.
+            if way_out is not None:
+                key = f"tap|{way_out.ref}"
                 self._tried[state].add(key)
                 action = Action(ActionKind.TAP, way_out.number)
                 return self._chose(
