@@ -3,7 +3,7 @@
 Prints distinct states and distinct transitions found, and the offline/monkey ratio (target >= 2x).
 The monkey taps a random mark (or presses back one time in ten), seeded, averaged over several seeds.
 
-    python benchmarks/bench_explorer.py [--steps 60] [--seeds 5]
+    python benchmarks/bench_explorer.py [--steps 30,60,100] [--seeds 5]
 """
 
 from __future__ import annotations
@@ -83,21 +83,27 @@ def explore(app: str, brain: object, steps: int) -> tuple[int, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=60)
+    parser.add_argument("--steps", default="30,60,100", help="step budgets, comma-separated")
     parser.add_argument("--seeds", type=int, default=5)
     args = parser.parse_args()
-    print(f"step budget {args.steps}; monkey averaged over {args.seeds} seeds")
-    print(f"{'app':<8}{'brain':<9}{'steps':>7}{'states':>8}{'transitions':>13}")
+    budgets = [int(n) for n in args.steps.split(",")]
+    print(f"monkey averaged over {args.seeds} seeds; target: offline >= 2x the monkey")
+    print(
+        f"{'app':<8}{'steps':>6}{'offline st/tr':>15}{'monkey st/tr':>15}"
+        f"{'ratio st':>10}{'ratio tr':>10}  target"
+    )
     for app in APPS:
-        o_states, o_trans = explore(app, OfflineBrain(), args.steps)
-        monkeys = [explore(app, MonkeyBrain(seed), args.steps) for seed in range(args.seeds)]
-        m_states = statistics.mean(m[0] for m in monkeys)
-        m_trans = statistics.mean(m[1] for m in monkeys)
-        print(f"{app:<8}{'offline':<9}{args.steps:>7}{o_states:>8}{o_trans:>13}")
-        print(f"{app:<8}{'monkey':<9}{args.steps:>7}{m_states:>8.1f}{m_trans:>13.1f}")
-        s_ratio, t_ratio = o_states / m_states, o_trans / m_trans
-        verdict = "met" if min(s_ratio, t_ratio) >= 2 else "NOT met"
-        print(f"{app:<8}{'ratio':<9}{'':>7}{s_ratio:>7.1f}x{t_ratio:>12.1f}x   target >= 2x: {verdict}")
+        for steps in budgets:
+            o_states, o_trans = explore(app, OfflineBrain(), steps)
+            monkeys = [explore(app, MonkeyBrain(seed), steps) for seed in range(args.seeds)]
+            m_states = statistics.mean(m[0] for m in monkeys)
+            m_trans = statistics.mean(m[1] for m in monkeys)
+            s_ratio, t_ratio = o_states / m_states, o_trans / m_trans
+            verdict = "met" if min(s_ratio, t_ratio) >= 2 else "NOT met"
+            print(
+                f"{app:<8}{steps:>6}{f'{o_states}/{o_trans}':>15}{f'{m_states:.1f}/{m_trans:.1f}':>15}"
+                f"{s_ratio:>9.1f}x{t_ratio:>9.1f}x  {verdict}"
+            )
 
 
 if __name__ == "__main__":

@@ -94,6 +94,7 @@ class OfflineBrain:
         self._open: dict[str, int] = {}
         self._toggles: dict[str, int] = {}
         self._searched: set[str] = set()
+        self._heading: str | None = None
         self._last: tuple[str, str, ActionKind, str] | None = None
         # Pages whose back leaves the app (the app's first page): backing out of them ends the run.
         self._exits: set[str] = set()
@@ -141,6 +142,15 @@ class OfflineBrain:
         self._toggles[state] = len(untried) - len(leading) - (0 if leading else 1)
         if leading:
             return self._try(state, max(leading, key=lambda c: (c.score, -c.order)), ctx)
+        heading = self._heading
+        if heading is not None and heading != state:
+            # On the way to a page with work left: keep going rather than rethink at every hop.
+            walk = self._walk(ctx, {heading: 1})
+            if walk is not None:
+                return walk
+        self._heading = None
+        if untried and state in self._searched:
+            return self._try(state, max(untried, key=lambda c: (c.score, -c.order)), ctx)
         walk = self._walk(ctx, self._open)
         if walk is not None:
             return walk
@@ -224,6 +234,7 @@ class OfflineBrain:
                 if action is None:
                     return None
                 self._walks += 1
+                self._heading = state
                 return self._chose(start, action, key, ref, f"walk back towards unfinished page {state[:40]}")
             for key, (to, kind, ref) in self._edges[state].items():
                 if to not in seen:
