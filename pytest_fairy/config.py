@@ -79,7 +79,8 @@ def add_options(parser: pytest.Parser) -> None:
         "--fairy-brain",
         dest="fairy_brain",
         metavar="NAME",
-        help=f"what decides the actions: {', '.join(BRAINS)} (default: claude when ANTHROPIC_API_KEY is set, else offline)",
+        help=f"what decides the actions: {', '.join(BRAINS)} "
+        "(default: claude when ANTHROPIC_API_KEY is set, else offline)",
     )
     group.addoption(
         "--fairy-model", dest="fairy_model", metavar="MODEL", help="LLM model name for LLM brains"
