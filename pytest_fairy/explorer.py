@@ -111,6 +111,8 @@ class Explorer:
             escapes=run.escapes,
             usage=self.brain.usage(),
             seconds=time.monotonic() - run.started,
+            final_state=run.last_state,
+            final_png=_png(run.last_seen.som.full) if run.last_seen is not None else b"",
         )
         for sink in self.sinks:
             sink.finish(result)
@@ -145,6 +147,7 @@ class Explorer:
             sink.start(target, run.plan)
         while True:
             state = identify(seen.screen)
+            run.last_seen, run.last_state = seen, state.name
             outcome = run.arrive(state, seen)
             run.flush(self.sinks, state, str(outcome) if outcome else "")
             ctx, end = self._assess(run, seen, state, outcome)
@@ -360,6 +363,8 @@ class _Run:
         self.started = time.monotonic()
         self.steps = 0
         self.escapes = 0
+        self.last_seen: Perception | None = None
+        self.last_state = ""
         self.oracles_seen = False
         self.attempt: _Attempt | None = None
         self.pending: StepRecord | None = None

@@ -59,6 +59,9 @@ class Exploration:
     escapes: int = 0
     usage: Usage = field(default_factory=Usage)
     seconds: float = 0.0
+    # The last screen seen, Set-of-Mark PNG: a crash dialog, the page where a budget ran out.
+    final_state: str = ""
+    final_png: bytes = b""
 
     @cached_property
     def tree_png(self) -> bytes:

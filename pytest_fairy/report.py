@@ -133,6 +133,10 @@ class AllureSink:
             self._write_step(self._pending, _step_failure(result))
             self._pending = None
         allure.dynamic.description(_description(result.target, result.plan) + "\n\n" + _outcome_text(result))
+        if result.final_png:
+            # What the run ended on: the crash or ANR dialog, the page where a budget ran out.
+            name = f"final screen ({result.verdict.value}): {result.final_state}"
+            allure.attach(result.final_png, name=name, attachment_type=AttachmentType.PNG)
         allure.attach(result.tree_png, name="feature tree", attachment_type=AttachmentType.PNG)
         allure.attach(result.tree.to_json(), name="feature tree (json)", attachment_type=AttachmentType.JSON)
         allure.attach(result.summary, name="summary", attachment_type=AttachmentType.TEXT)

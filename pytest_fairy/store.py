@@ -101,6 +101,8 @@ class ItemStore:
         )
         (self.folder / "tree.json").write_text(result.tree.to_json(), encoding="utf-8")
         (self.folder / "tree.png").write_bytes(result.tree_png)
+        if result.final_png:
+            (self.folder / "final.png").write_bytes(result.final_png)
 
     def _write_json(self, name: str, data: dict[str, Any]) -> None:
         (self.folder / name).write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")

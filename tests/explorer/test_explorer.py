@@ -145,6 +145,8 @@ def test_crash_fails_with_the_logcat_excerpt(notes: VirtualDevice) -> None:
     assert result.findings and result.findings[0].kind == "crash"
     assert "FATAL EXCEPTION" in result.findings[0].evidence
     assert "NullPointerException" in result.reason
+    # The run keeps the screen it ended on: the system's "has stopped" dialog.
+    assert "+dlg_" in result.final_state and result.final_png.startswith(b"\x89PNG")
 
 
 def test_exhausted_frontier_without_the_oracle_is_a_failure_with_what_was_missing(

@@ -205,6 +205,7 @@ def test_session_store_keeps_every_step(suite: pytest.Pytester) -> None:
         json.loads((item / "tree.json").read_text(encoding="utf-8"))["schema"] == "pytest_fairy.feature_tree"
     )
     assert (item / "tree.png").read_bytes().startswith(b"\x89PNG")
+    assert (item / "final.png").read_bytes().startswith(b"\x89PNG")
 
 
 def test_allure_results_hold_a_step_with_a_screenshot_per_exploration_step(suite: pytest.Pytester) -> None:
@@ -218,6 +219,8 @@ def test_allure_results_hold_a_step_with_a_screenshot_per_exploration_step(suite
     by_name = {r["name"]: r for r in results}
     assert {by_name[n]["status"] for n in ("delivery time", "coupons")} == {"passed"}
     assert by_name["check for updates"]["status"] == "failed"
+    finals = [a for a in by_name["check for updates"]["attachments"] if a["name"].startswith("final screen (failed)")]
+    assert len(finals) == 1 and "apperrordialog" in finals[0]["name"]
     assert by_name["unreachable"]["status"] == "broken", "inconclusive must never look like a plain failure"
     delivery = by_name["delivery time"]
     labels = {(label["name"], label["value"]) for label in delivery["labels"]}
