@@ -48,6 +48,7 @@ class OpenDialog:
 class ShownToast:
     text: str
     until: float  # clock.monotonic() when it disappears
+    since: float = 0.0  # when it appears: Android shows queued toasts one after another
 
 
 Frame = str | ExternalScreen  # a screen id of the app, or another app's screen on top of it
@@ -108,7 +109,7 @@ class Engine:
     def active_toasts(self) -> list[str]:
         now = self.clock.monotonic()
         self.toasts = [t for t in self.toasts if t.until > now]
-        return [t.text for t in self.toasts]
+        return [t.text for t in self.toasts if t.since <= now]
 
     @property
     def app_visible(self) -> bool:
@@ -392,7 +393,8 @@ class Engine:
         ctx = TextContext(
             self.frame, self.clock.now(), self.ui.variables, self.model.device.locale, self.seed, row
         )
-        self.toasts.append(ShownToast(expand(text, ctx), self.clock.monotonic() + duration))
+        since = max([self.clock.monotonic(), *(t.until for t in self.toasts)])
+        self.toasts.append(ShownToast(expand(text, ctx), since + duration, since))
 
     def _close_dialog(self) -> None:
         if self.task.dialogs:
