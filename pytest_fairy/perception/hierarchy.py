@@ -32,7 +32,7 @@ class Bounds:
         match = _BOUNDS.fullmatch(text.strip())
         if match is None:
             raise PerceptionError(f"bad bounds {text!r}: expected [x1,y1][x2,y2]")
-        return cls(*(int(g) for g in match.groups()))
+        return cls(*map(int, match.groups()))
 
     def __str__(self) -> str:
         return f"[{self.left},{self.top}][{self.right},{self.bottom}]"
@@ -148,14 +148,30 @@ def _where(element: etree._Element) -> str:
     return f"<node {what}> on line {element.sourceline}"
 
 
+def _flag(value: str) -> bool:
+    # The common spellings first: this runs for every attribute of every node of every dump.
+    if value == _TRUE:
+        return True
+    if value == "false":
+        return False
+    return value.strip().lower() == _TRUE
+
+
+_BOOL_FIELDS = tuple((attr, attr.replace("-", "_")) for attr in _BOOL_ATTRS)
+
+
 def _node_from(element: etree._Element, parent: Node | None, depth: int) -> Node:
-    get = element.attrib.get
+    attrs = dict(element.attrib)  # one copy out of lxml: cheaper than a lookup per attribute
+    get = attrs.get
     bounds_text = get("bounds")
     try:
         bounds = Bounds.parse(bounds_text) if bounds_text else Bounds(0, 0, 0, 0)
     except PerceptionError as exc:
         raise PerceptionError(f"{exc} in {_where(element)}") from exc
-    index_text = (get("index") or "0").strip()
+    index_text = get("index") or "0"
+    if not index_text.isdigit():
+        index_text = index_text.strip()
+    flags = {name: _flag(attrs[attr]) for attr, name in _BOOL_FIELDS if attr in attrs}
     node = Node(
         # Some dumpers write an empty or odd index; it only orders siblings, so 0 is a safe stand-in.
         index=int(index_text) if index_text.lstrip("-").isdigit() else 0,
@@ -165,15 +181,12 @@ def _node_from(element: etree._Element, parent: Node | None, depth: int) -> Node
         package=get("package", ""),
         content_desc=get("content-desc", ""),
         bounds=bounds,
-        visible=get("visible-to-user", _TRUE).strip().lower() == _TRUE,
-        naf=get("NAF", "").strip().lower() == _TRUE,
+        visible=_flag(get("visible-to-user", _TRUE)),
+        naf=_flag(get("NAF", "")),
         parent=parent,
         depth=depth,
+        **flags,
     )
-    for attr in _BOOL_ATTRS:
-        value = get(attr)
-        if value is not None:
-            setattr(node, attr.replace("-", "_"), value.strip().lower() == _TRUE)
     node.children = [_node_from(child, node, depth + 1) for child in element if child.tag == "node"]
     return node
 
