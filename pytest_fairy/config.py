@@ -16,6 +16,7 @@ BRAINS = ("offline", "claude", "replay")
 # Kept in step with pytest_fairy.brain.claude.DEFAULT_MODEL, which is not imported here: the anthropic
 # SDK takes seconds to import and an offline run should not pay for it.
 DEFAULT_CLAUDE_MODEL = "claude-sonnet-5"
+DEFAULT_SETTLE_SECONDS = 0.5
 DEFAULT_SPEC_PATTERNS = ("test_*.yaml", "test_*.yml", "*.fairy.yaml", "*.fairy.yml")
 VIRTUAL = "virtual"
 # With more xdist workers than devices, a worker waits this long for one to become free (one item's time).
@@ -110,6 +111,12 @@ def add_options(parser: pytest.Parser) -> None:
         default=list(DEFAULT_SPEC_PATTERNS),
     )
     parser.addini("fairy_llm_long_edge", "long edge in pixels of the screenshot an LLM sees", default="1024")
+    parser.addini(
+        "fairy_settle_seconds",
+        f"pause after each action before the next screen is read (default {DEFAULT_SETTLE_SECONDS} with real "
+        "devices, 0 on the virtual device)",
+        default="",
+    )
     add_replay_options(parser, group)
     group.addoption(
         "--fairy-adb",
@@ -173,7 +180,10 @@ def read_config(config: pytest.Config) -> FairyConfig:
         max_steps=max_steps,
         artifacts=artifacts,
         spec_patterns=tuple(config.getini("fairy_spec_patterns")),
-        explorer=ExplorerSettings(llm_long_edge=_int_ini(config, "fairy_llm_long_edge") or 1024),
+        explorer=ExplorerSettings(
+            llm_long_edge=_int_ini(config, "fairy_llm_long_edge") or 1024,
+            settle_seconds=_settle(config, devices),
+        ),
         replay=read_replay_settings(config, artifacts / "cache"),
         **real,
     )
@@ -214,6 +224,20 @@ def _brain(chosen: str) -> tuple[str, str]:
             "--fairy-brain claude needs an API key: set ANTHROPIC_API_KEY (or use --fairy-brain offline)"
         )
     return chosen, "chosen"
+
+
+def _settle(config: pytest.Config, devices: tuple[str, ...]) -> float:
+    """A phone's UI animates after a tap; the virtual device's does not."""
+    raw = str(config.getini("fairy_settle_seconds") or "").strip()
+    if not raw:
+        return DEFAULT_SETTLE_SECONDS if any(not is_virtual(d) for d in devices) else 0.0
+    try:
+        value = float(raw)
+    except ValueError:
+        raise pytest.UsageError(f"ini key fairy_settle_seconds: expected seconds, got {raw!r}") from None
+    if value < 0:
+        raise pytest.UsageError(f"ini key fairy_settle_seconds: must not be negative, got {raw!r}")
+    return value
 
 
 def _int_ini(config: pytest.Config, name: str) -> int | None:

@@ -281,3 +281,18 @@ def test_fixtures_serve_plain_python_tests_and_hooks(suite: pytest.Pytester) -> 
         """
     )
     suite.runpytest().assert_outcomes(passed=1)
+
+
+def test_settle_time_is_zero_on_the_virtual_device_and_configurable(suite: pytest.Pytester) -> None:
+    suite.makepyfile(
+        """
+        def test_settle(fairy_config, request):
+            assert fairy_config.explorer.settle_seconds == float(request.config.getoption("--settle"))
+        """
+    )
+    suite.makeconftest('def pytest_addoption(parser):\n    parser.addoption("--settle")\n')
+    suite.runpytest("--settle", "0").assert_outcomes(passed=1)
+    suite.runpytest("--settle", "0.25", "-o", "fairy_settle_seconds=0.25").assert_outcomes(passed=1)
+    result = suite.runpytest("--settle", "0", "-o", "fairy_settle_seconds=-1")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*fairy_settle_seconds: must not be negative*"])
