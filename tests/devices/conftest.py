@@ -12,21 +12,9 @@ from pathlib import Path
 
 import pytest
 from device_helpers import FOOD_APP, FOOD_PACKAGE, Farm
-from wire.wire_helpers import AdbServer, ServedDevice, adb_binary, free_port
+from wire.wire_helpers import AdbServer, ServedDevice
 
 from pytest_fairy.driver import U2Device
-
-
-@pytest.fixture(scope="session")
-def adb_server() -> Iterator[AdbServer]:
-    server = AdbServer(adb_binary(), free_port())
-    started = server.run("start-server")
-    if started.returncode != 0:
-        pytest.fail(f"adb start-server on port {server.port} failed: {started.stderr}")
-    try:
-        yield server
-    finally:
-        server.run("kill-server")
 
 
 @pytest.fixture

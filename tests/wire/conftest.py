@@ -13,22 +13,10 @@ from pathlib import Path
 import adbutils
 import pytest
 import uiautomator2 as u2
-from wire_helpers import ADB_TIMEOUT, FOOD_APP, AdbServer, ServedDevice, ServeDevice, adb_binary, free_port
+from wire_helpers import ADB_TIMEOUT, FOOD_APP, AdbServer, ServedDevice, ServeDevice
 
 from pytest_fairy.virtual import VirtualDevice
 from pytest_fairy.virtual.wire import WireServer
-
-
-@pytest.fixture(scope="session")
-def adb_server() -> Iterator[AdbServer]:
-    server = AdbServer(adb_binary(), free_port())
-    started = server.run("start-server")
-    if started.returncode != 0:
-        pytest.fail(f"adb start-server on port {server.port} failed: {started.stderr}")
-    try:
-        yield server
-    finally:
-        server.run("kill-server")
 
 
 @pytest.fixture
