@@ -12,23 +12,18 @@ import pytest
 
 from tests.claude import answers
 from tests.claude.fake_api import FakeMessagesAPI, Reply, error_reply, tool_reply
+from tests.specs import DELIVERY_TIME, FOOD_APP_BLOCK
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "sk-ant-api03-hygiene-7Qx2-LEAK-CANARY"
-SPEC = """\
-app:
-  name: 麦当劳
-  package: com.mcdonalds.gma.cn
-  virtual: food/app.yaml
-features:
-  - name: delivery time
-    goal: 选择送达时间：在弹窗中选择预约送餐并确定
-    done_when:
-      - visible: 送达时间：预约送餐
-      - not_visible: 请选择您的送达时间
+SPEC = (
+    FOOD_APP_BLOCK
+    + DELIVERY_TIME
+    + """\
   - name: echoing gateway
     goal: the API answers this one with the key in its error message
 """
+)
 PATH = {"麦乐送": 4, "预约送餐": 2, "确定": 3}
 
 
@@ -37,23 +32,31 @@ def respond(request: dict[str, Any]) -> Reply:
     stage = request["tool_choice"]["name"]
     text = "\n".join(b["text"] for b in request["messages"][-1]["content"] if b["type"] == "text")
     if "echoing gateway" in text and stage != "summarize":
-        return error_reply(401, "authentication_error", f"invalid x-api-key: {KEY}",
-                           headers={"x-should-retry": "false"})
+        return error_reply(
+            401, "authentication_error", f"invalid x-api-key: {KEY}", headers={"x-should-retry": "false"}
+        )
     if stage != "next_action":
         fixed = {"plan": answers.PLAN, "judge": answers.JUDGE, "summarize": answers.SUMMARY}
         return tool_reply(stage, fixed[stage])
     screen = text.rsplit("## The current screen", 1)[-1]
     for label, mark in PATH.items():
-        if f'[{mark}] ' in screen and f'"{label}' in screen and (label != "确定" or "预约送餐\" checked" in screen):
+        if (
+            f"[{mark}] " in screen
+            and f'"{label}' in screen
+            and (label != "确定" or '预约送餐" checked' in screen)
+        ):
             return tool_reply("next_action", answers.action(mark=mark, why=f"tap {label}"))
     return tool_reply("next_action", answers.action("done", None))
 
 
-def test_the_key_is_nowhere_in_what_the_run_leaves(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_key_is_nowhere_in_what_the_run_leaves(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (pytester.path / "food").mkdir()
     shutil.copy(ROOT / "example_suites" / "food" / "app.yaml", pytester.path / "food" / "app.yaml")
-    pytester.makeini("[pytest]\nfairy_artifacts = .fairy\n"
-                     "filterwarnings = ignore::pytest.PytestAssertRewriteWarning\n")
+    pytester.makeini(
+        "[pytest]\nfairy_artifacts = .fairy\nfilterwarnings = ignore::pytest.PytestAssertRewriteWarning\n"
+    )
     (pytester.path / "test_food.yaml").write_text(SPEC, encoding="utf-8")
     with FakeMessagesAPI(responder=respond) as api:
         monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
@@ -64,8 +67,12 @@ def test_the_key_is_nowhere_in_what_the_run_leaves(pytester: pytest.Pytester, mo
     assert all(r.headers["authorization"] == f"Bearer {KEY}" for r in api.requests)  # the key was in use
     result.stdout.fnmatch_lines(["*echoing gateway: inconclusive: brain unavailable*authentication_error*"])
 
-    written = [p for folder in (".fairy", "allure-results") for p in (pytester.path / folder).rglob("*")
-               if p.is_file()]
+    written = [
+        p
+        for folder in (".fairy", "allure-results")
+        for p in (pytester.path / folder).rglob("*")
+        if p.is_file()
+    ]
     written.append(pytester.path / "junit.xml")
     assert any(p.suffix == ".json" for p in written) and len(written) > 5, written  # the run did write
     needle = KEY.encode()

@@ -12,21 +12,10 @@ import pytest
 
 from tests.claude import answers
 from tests.claude.fake_api import FakeMessagesAPI, Reply, tool_reply
+from tests.specs import DELIVERY_TIME, FOOD_APP_BLOCK
 
 ROOT = Path(__file__).resolve().parents[2]
-SPEC = """\
-app:
-  name: 麦当劳
-  package: com.mcdonalds.gma.cn
-  virtual: food/app.yaml
-features:
-  - name: delivery time
-    goal: 选择送达时间：在弹窗中选择预约送餐并确定
-    done_when:
-      - visible: 送达时间：预约送餐
-      - not_visible: 请选择您的送达时间
-    budget: {tokens: 1000000, cost_usd: 5}
-"""
+SPEC = FOOD_APP_BLOCK + DELIVERY_TIME + "    budget: {tokens: 1000000, cost_usd: 5}\n"
 
 
 class ScreenReader:

@@ -13,8 +13,13 @@ ROOT = Path(__file__).resolve().parents[2]
 def run_examples(pytester: pytest.Pytester, folder: str) -> pytest.RunResult:
     artifacts = pytester.path / ".fairy"
     return pytester.runpytest_subprocess(
-        str(ROOT / folder), f"--rootdir={ROOT}", "-p", "no:cacheprovider", f"--fairy-artifacts={artifacts}",
-        "--junitxml", str(pytester.path / "junit.xml"),
+        str(ROOT / folder),
+        f"--rootdir={ROOT}",
+        "-p",
+        "no:cacheprovider",
+        f"--fairy-artifacts={artifacts}",
+        "--junitxml",
+        str(pytester.path / "junit.xml"),
     )
 
 
@@ -28,9 +33,11 @@ def test_example_defects_fail_with_evidence(pytester: pytest.Pytester) -> None:
     result = run_examples(pytester, "example_defects")
     result.assert_outcomes(failed=2)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    result.stdout.fnmatch_lines([
-        "*check for updates: app defect: app crashed: java.lang.NullPointerException*",
-        "*FATAL EXCEPTION: main*",
-        "*backup: app defect: app not responding (ANR)*",
-        "*ANR in com.example.notes*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*check for updates: app defect: app crashed: java.lang.NullPointerException*",
+            "*FATAL EXCEPTION: main*",
+            "*backup: app defect: app not responding (ANR)*",
+            "*ANR in com.example.notes*",
+        ]
+    )

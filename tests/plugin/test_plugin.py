@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.specs import DELIVERY_TIME, FOOD_APP_BLOCK
+
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ROOT / "example_suites"
 
@@ -18,17 +20,10 @@ def write(pytester: pytest.Pytester, name: str, text: str) -> Path:
     return path
 
 
-FOOD_SPEC = """\
-app:
-  name: 麦当劳
-  package: com.mcdonalds.gma.cn
-  virtual: food/app.yaml
-features:
-  - name: delivery time
-    goal: 选择送达时间：在弹窗中选择预约送餐并确定
-    done_when:
-      - visible: 送达时间：预约送餐
-      - not_visible: 请选择您的送达时间
+FOOD_SPEC = (
+    FOOD_APP_BLOCK
+    + DELIVERY_TIME
+    + """\
     tags: [smoke]
   - name: coupons
     goal: 优惠券：订阅领券提醒
@@ -36,6 +31,7 @@ features:
     done_when:
       - visible: 已订阅领券提醒
 """
+)
 
 NOTES_DEFECT = """\
 app:
@@ -164,7 +160,10 @@ def test_broken_app_model_is_the_specs_collection_error(suite: pytest.Pytester) 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--fairy-brain", "gpt"], "*--fairy-brain gpt: unknown brain; choose one of offline, claude, replay"),
+        (
+            ["--fairy-brain", "gpt"],
+            "*--fairy-brain gpt: unknown brain; choose one of offline, claude, replay",
+        ),
         (["--fairy-brain", "claude"], "*--fairy-brain claude needs an API key: set ANTHROPIC_API_KEY*"),
         (
             ["--fairy-device", "emulator-5554", "--fairy-adb", "127.0.0.1:1"],
@@ -219,7 +218,11 @@ def test_allure_results_hold_a_step_with_a_screenshot_per_exploration_step(suite
     by_name = {r["name"]: r for r in results}
     assert {by_name[n]["status"] for n in ("delivery time", "coupons")} == {"passed"}
     assert by_name["check for updates"]["status"] == "failed"
-    finals = [a for a in by_name["check for updates"]["attachments"] if a["name"].startswith("final screen (failed)")]
+    finals = [
+        a
+        for a in by_name["check for updates"]["attachments"]
+        if a["name"].startswith("final screen (failed)")
+    ]
     assert len(finals) == 1 and "apperrordialog" in finals[0]["name"]
     assert by_name["unreachable"]["status"] == "broken", "inconclusive must never look like a plain failure"
     delivery = by_name["delivery time"]

@@ -13,24 +13,13 @@ import pytest
 
 from tests.claude import answers
 from tests.claude.fake_api import Reply, tool_reply
+from tests.specs import DELIVERY_TIME, FOOD_APP_BLOCK
 
 ROOT = Path(__file__).resolve().parents[2]
 FOOD_APP = ROOT / "example_suites" / "food" / "app.yaml"
 FAKE_KEY = "sk-ant-test-replay-0000"
 
-DELIVERY_SPEC = """\
-app:
-  name: 麦当劳
-  package: com.mcdonalds.gma.cn
-  virtual: food/app.yaml
-features:
-  - name: delivery time
-    goal: 选择送达时间：在弹窗中选择预约送餐并确定
-    done_when:
-      - visible: 送达时间：预约送餐
-      - not_visible: 请选择您的送达时间
-    must_not: [{must_not}]
-"""
+DELIVERY_SPEC = FOOD_APP_BLOCK + DELIVERY_TIME + "    must_not: [{must_not}]\n"
 
 # The delivery-time dialog with one more line of text: a new build where exactly that screen changed.
 DIALOG_HEAD = (

@@ -1,0 +1,18 @@
+"""Spec text shared by the tests that run the food app through the plugin: the app block and the
+delivery-time feature (seed 001's dialog), to which each test adds what it is about."""
+
+FOOD_APP_BLOCK = """\
+app:
+  name: 麦当劳
+  package: com.mcdonalds.gma.cn
+  virtual: food/app.yaml
+features:
+"""
+
+DELIVERY_TIME = """\
+  - name: delivery time
+    goal: 选择送达时间：在弹窗中选择预约送餐并确定
+    done_when:
+      - visible: 送达时间：预约送餐
+      - not_visible: 请选择您的送达时间
+"""
