@@ -56,22 +56,30 @@ def prompt_sizes(settings: ClaudeSettings) -> None:
                 text = sum(len(b["text"]) for b in content if b["type"] == "text")
                 image = sum(estimate_tokens(b) for b in content if b["type"] == "image")
                 usage = api.requests[-1].usage
-                tokens = sum(usage[k] for k in ("input_tokens", "cache_creation_input_tokens",
-                                                "cache_read_input_tokens"))
+                tokens = sum(
+                    usage[k]
+                    for k in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+                )
                 rows[ctx.step] = (text, len(api.requests[-1].raw), tokens)
                 size = len(api.requests[-1].raw)
                 print(f"  {ctx.step:>5} {text:>11,} {size:>11,} {tokens:>14,} {image:>15,}")
     first, last = rows[PROBE_STEPS[1]], rows[PROBE_STEPS[-1]]
-    print(f"  step {PROBE_STEPS[-1]} / step {PROBE_STEPS[1]}: text x{last[0] / first[0]:.2f}, "
-          f"tokens x{last[2] / first[2]:.2f}  (1.00 = no growth with the step count)")
+    print(
+        f"  step {PROBE_STEPS[-1]} / step {PROBE_STEPS[1]}: text x{last[0] / first[0]:.2f}, "
+        f"tokens x{last[2] / first[2]:.2f}  (1.00 = no growth with the step count)"
+    )
 
 
 def cache_share(settings: ClaudeSettings) -> None:
     steps = CACHE_RUN_STEPS
     print(f"\nCache over a {steps}-step run (plan + {steps} x next_action + judge + summarize):")
     som = synthetic.jpeg(*SOM_SIZE)
-    replies = {"plan": answers.PLAN, "next_action": answers.action(), "judge": answers.JUDGE,
-               "summarize": answers.SUMMARY}
+    replies = {
+        "plan": answers.PLAN,
+        "next_action": answers.action(),
+        "judge": answers.JUDGE,
+        "summarize": answers.SUMMARY,
+    }
 
     def respond(request: dict) -> object:
         stage = request["tool_choice"]["name"]
@@ -88,11 +96,15 @@ def cache_share(settings: ClaudeSettings) -> None:
         prefix = json.dumps([api.bodies[0]["tools"], api.bodies[0]["system"]], ensure_ascii=False)
     usage = brain.usage()
     print(f"  calls {usage.calls}; cached prefix (tools + system) {len(prefix):,} chars")
-    print(f"  tokens: input {usage.input_tokens:,}, cache write {usage.cache_write_tokens:,}, "
-          f"cache read {usage.cache_read_tokens:,}, output {usage.output_tokens:,}")
+    print(
+        f"  tokens: input {usage.input_tokens:,}, cache write {usage.cache_write_tokens:,}, "
+        f"cache read {usage.cache_read_tokens:,}, output {usage.output_tokens:,}"
+    )
     print(f"  cache-read share of prompt tokens: {cache_read_share(usage):.1%}")
-    print(f"  estimated cost at {settings.model} prices: ${usage.cost_usd:.4f} "
-          f"(${usage.cost_usd / usage.calls:.5f} per call)")
+    print(
+        f"  estimated cost at {settings.model} prices: ${usage.cost_usd:.4f} "
+        f"(${usage.cost_usd / usage.calls:.5f} per call)"
+    )
 
 
 def main() -> None:

@@ -13,12 +13,10 @@ never fails.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
-from collections.abc import Callable
 
 from lxml import etree
 from PIL import Image
+from timing import median_ms
 
 from pytest_fairy.guard import LoopGuard
 from pytest_fairy.perception.hierarchy import parse_hierarchy
@@ -34,8 +32,18 @@ TARGET_COMPRESSED = 0.12
 WIDTH, HEIGHT = 1080, 2400
 PKG = "com.mcdonalds.gma.cn"
 MAX_VISIBLE_ROWS = 14
-NAMES = ["巨无霸", "麦辣鸡腿堡", "板烧鸡腿堡", "麦香鱼", "双层吉士堡", "麦乐鸡", "薯条", "可乐", "雪碧",
-         "圣代"]
+NAMES = [
+    "巨无霸",
+    "麦辣鸡腿堡",
+    "板烧鸡腿堡",
+    "麦香鱼",
+    "双层吉士堡",
+    "麦乐鸡",
+    "薯条",
+    "可乐",
+    "雪碧",
+    "圣代",
+]
 
 
 class _Dump:
@@ -45,13 +53,36 @@ class _Dump:
         self.root = etree.Element("hierarchy", rotation="0")
         self.count = 0
 
-    def node(self, parent: etree._Element, cls: str, box: tuple[int, int, int, int], text: str = "",
-             rid: str = "", **flags: bool) -> etree._Element:
+    def node(
+        self,
+        parent: etree._Element,
+        cls: str,
+        box: tuple[int, int, int, int],
+        text: str = "",
+        rid: str = "",
+        **flags: bool,
+    ) -> etree._Element:
         self.count += 1
-        attrs = {"index": "0", "text": text, "resource-id": f"{PKG}:id/{rid}" if rid else "",
-                 "class": f"android.widget.{cls}", "package": PKG, "content-desc": ""}
-        for flag in ("checkable", "checked", "clickable", "enabled", "focusable", "focused", "scrollable",
-                     "long-clickable", "password", "selected"):
+        attrs = {
+            "index": "0",
+            "text": text,
+            "resource-id": f"{PKG}:id/{rid}" if rid else "",
+            "class": f"android.widget.{cls}",
+            "package": PKG,
+            "content-desc": "",
+        }
+        for flag in (
+            "checkable",
+            "checked",
+            "clickable",
+            "enabled",
+            "focusable",
+            "focused",
+            "scrollable",
+            "long-clickable",
+            "password",
+            "selected",
+        ):
             attrs[flag] = "true" if flags.get(flag.replace("-", "_"), flag == "enabled") else "false"
         attrs["visible-to-user"] = "true"
         attrs["bounds"] = "[{},{}][{},{}]".format(*box)
@@ -85,8 +116,13 @@ def generate(nodes: int, *, dialog: bool = False) -> str:
         tags = d.node(info, "LinearLayout", (200, top + height // 2, 800, top + height), rid="tags")
         for t in range(pad):
             left = 200 + (t * 600) // max(pad, 1)
-            d.node(tags, "TextView", (left, top + height // 2, left + 600 // max(pad, 1), top + height),
-                   ("新品", "热卖", "辣", "套餐")[t % 4], "tag")
+            d.node(
+                tags,
+                "TextView",
+                (left, top + height // 2, left + 600 // max(pad, 1), top + height),
+                ("新品", "热卖", "辣", "套餐")[t % 4],
+                "tag",
+            )
         d.node(row, "TextView", (800, top, 950, top + height), f"¥{12 + r % 30}.5", "price")
         d.node(row, "ImageView", (950, top, WIDTH, top + height), rid="add", clickable=True)
     bar = d.node(app, "LinearLayout", (0, 2200, WIDTH, 2400), rid="cart_bar")
@@ -103,16 +139,6 @@ def generate(nodes: int, *, dialog: bool = False) -> str:
         d.node(panel, "Button", (90, 1400, 990, 1600), "确定", "ok", clickable=True)
     body = etree.tostring(d.root, encoding="unicode")
     return "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\n" + body
-
-
-def median_ms(fn: Callable[[], object], runs: int) -> float:
-    fn()  # warm caches (fonts, regexes) outside the measurement
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(samples)
 
 
 def bench(nodes: int, runs: int) -> dict[str, float]:
@@ -161,22 +187,34 @@ def main() -> None:
     runs = parser.parse_args().runs
     results = {size: bench(size, runs) for size in SIZES}
     columns = ("lxml", "parse", "build_screen", "som", "identify", "record", "guard", "step", "no som")
-    print(f"median ms over {runs} runs; step = build_screen + som + identify + record + guard; "
-          "compressed = compressed text / XML bytes (page alone, and with a dialog over it)")
+    print(
+        f"median ms over {runs} runs; step = build_screen + som + identify + record + guard; "
+        "compressed = compressed text / XML bytes (page alone, and with a dialog over it)"
+    )
     header = " ".join(f"{c:>12}" for c in columns)
     print(f"{'nodes':>6} {header} {'step/lxml':>10} {'compressed':>10} {'+dialog':>8}")
     for f in results.values():
-        print(f"{int(f['nodes']):>6} " + " ".join(f"{f[c]:>12.2f}" for c in columns)
-              + f" {f['step'] / f['lxml']:>10.1f} {f['compressed']:>10.1%} {f['compressed_dialog']:>8.1%}")
+        print(
+            f"{int(f['nodes']):>6} "
+            + " ".join(f"{f[c]:>12.2f}" for c in columns)
+            + f" {f['step'] / f['lxml']:>10.1f} {f['compressed']:>10.1%} {f['compressed_dialog']:>8.1%}"
+        )
     at300, at1500 = results[300]["step"], results[1500]["step"]
     checks = [
         (f"step at 300 nodes {at300:.1f} ms <= {TARGET_MS_AT_300:.0f} ms", at300 <= TARGET_MS_AT_300),
-        (f"step at 1500 nodes is {at1500 / at300:.1f}x the 300-node figure <= {TARGET_SCALING_1500:.0f}x",
-         at1500 <= TARGET_SCALING_1500 * at300),
+        (
+            f"step at 1500 nodes is {at1500 / at300:.1f}x the 300-node figure <= {TARGET_SCALING_1500:.0f}x",
+            at1500 <= TARGET_SCALING_1500 * at300,
+        ),
     ]
     for size, f in results.items():
-        checks.append((f"compressed text at {size} nodes is {f['compressed']:.1%} of the XML "
-                       f"<= {TARGET_COMPRESSED:.0%}", f["compressed"] <= TARGET_COMPRESSED))
+        checks.append(
+            (
+                f"compressed text at {size} nodes is {f['compressed']:.1%} of the XML "
+                f"<= {TARGET_COMPRESSED:.0%}",
+                f["compressed"] <= TARGET_COMPRESSED,
+            )
+        )
     for text, met in checks:
         print(f"[{'met' if met else 'MISSED'}] {text}")
 

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -33,6 +32,7 @@ from pytest_fairy.virtual.wire import WireServer
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
+from timing import median_ms  # noqa: E402
 from wire.wire_helpers import FOOD_APP, AdbServer, adb_binary, free_port  # noqa: E402
 
 PACKAGE = "com.mcdonalds.gma.cn"
@@ -40,16 +40,6 @@ QUICK_FEATURES = ("delivery time", "coupon reminders", "store pickup")
 # A point on the food home screen that no element answers: the tap costs a round trip, changes nothing.
 NEUTRAL_POINT = (540, 2300)
 DEVICES = 4
-
-
-def median_ms(call: Callable[[], object], runs: int) -> float:
-    call()
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        call()
-        times.append((time.perf_counter() - started) * 1000)
-    return statistics.median(times)
 
 
 @contextmanager

@@ -8,10 +8,7 @@ Prints median milliseconds per call and the compressed text's size relative to t
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -19,6 +16,8 @@ from PIL import Image
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from timing import median_ms  # noqa: E402
 
 from pytest_fairy.perception.hierarchy import parse_hierarchy  # noqa: E402
 from pytest_fairy.perception.screen import build_screen  # noqa: E402
@@ -31,21 +30,16 @@ MARKS_TARGET = 60
 def sixty_marks() -> str:
     """A dense grid screen: 60 clickable cells with text, as a busy home page has."""
     cells = [
-        v("TextView", (20 + (i % 4) * 265, 100 + (i // 4) * 145, 265 + (i % 4) * 265, 230 + (i // 4) * 145),
-          text=f"功能 {i}", rid="cell", clickable=True)
+        v(
+            "TextView",
+            (20 + (i % 4) * 265, 100 + (i // 4) * 145, 265 + (i % 4) * 265, 230 + (i // 4) * 145),
+            text=f"功能 {i}",
+            rid="cell",
+            clickable=True,
+        )
         for i in range(MARKS_TARGET)
     ]
     return dump(status_bar(), decor(v("LinearLayout", (0, 63, 1080, 2337), *cells)), nav_bar())
-
-
-def median_ms(fn: Callable[[], object], repeat: int) -> float:
-    fn()  # warm caches (fonts, regexes)
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def main() -> None:
@@ -59,9 +53,11 @@ def main() -> None:
         build = median_ms(partial(build_screen, xml, package=PKG), args.repeat)
         som = median_ms(partial(render_som, shot, screen), args.repeat)
         ratio = len(screen.text) / len(xml)
-        print(f"{name:20} marks={len(screen.marks):3d}  parse {parse:6.1f} ms  build_screen {build:6.1f} ms  "
-              f"render_som(1080x2400 -> 1024) {som:6.1f} ms  text/xml {ratio:5.1%} "
-              f"({len(screen.text)} / {len(xml)} chars)")
+        print(
+            f"{name:20} marks={len(screen.marks):3d}  parse {parse:6.1f} ms  build_screen {build:6.1f} ms  "
+            f"render_som(1080x2400 -> 1024) {som:6.1f} ms  text/xml {ratio:5.1%} "
+            f"({len(screen.text)} / {len(xml)} chars)"
+        )
 
 
 if __name__ == "__main__":

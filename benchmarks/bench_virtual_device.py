@@ -18,15 +18,15 @@ from __future__ import annotations
 import argparse
 import os
 import socket
-import statistics
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import adbutils
 import uiautomator2 as u2
+from timing import median_ms
 
 from pytest_fairy.virtual import VirtualDevice
 from pytest_fairy.virtual.wire import serve
@@ -35,16 +35,6 @@ REPO = Path(__file__).resolve().parents[1]
 ADB = Path(adbutils.__file__).parent / "binaries" / "adb"
 ADB_TIMEOUT = 30
 UIAUTOMATOR_PORT = 9008
-
-
-def median_ms(call: Callable[[], object], runs: int) -> float:
-    call()  # warm caches and the connection once
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        call()
-        times.append((time.perf_counter() - started) * 1000)
-    return statistics.median(times)
 
 
 def raw_ping(device: adbutils.AdbDevice) -> None:
@@ -67,13 +57,19 @@ def free_port() -> int:
 def private_adb_server() -> Iterator[int]:
     port = free_port()
     env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(port)}
-    subprocess.run([str(ADB), "-P", str(port), "start-server"], check=True, env=env, timeout=ADB_TIMEOUT,
-                   capture_output=True)
+    subprocess.run(
+        [str(ADB), "-P", str(port), "start-server"],
+        check=True,
+        env=env,
+        timeout=ADB_TIMEOUT,
+        capture_output=True,
+    )
     try:
         yield port
     finally:
-        subprocess.run([str(ADB), "-P", str(port), "kill-server"], env=env, timeout=ADB_TIMEOUT,
-                       capture_output=True)
+        subprocess.run(
+            [str(ADB), "-P", str(port), "kill-server"], env=env, timeout=ADB_TIMEOUT, capture_output=True
+        )
 
 
 def main() -> None:
@@ -107,8 +103,10 @@ def main() -> None:
         d.stop_uiautomator(wait=False)
         client.disconnect(serial)
 
-    print(f"virtual device, {args.app.name} app, latency {'on' if args.latency else 'off'}, "
-          f"median of {args.runs} calls; u2.connect (push u2.jar, start server) took {connect_ms:.0f} ms")
+    print(
+        f"virtual device, {args.app.name} app, latency {'on' if args.latency else 'off'}, "
+        f"median of {args.runs} calls; u2.connect (push u2.jar, start server) took {connect_ms:.0f} ms"
+    )
     print(f"{'call':<16} {'in-process ms':>14} {'over adbd+u2 ms':>16} {'ratio':>7}")
     for name, inprocess, wire in rows:
         ratio = f"{wire / inprocess:.1f}x" if inprocess else "-"

@@ -9,26 +9,16 @@ the static screen shows what the frame cache saves. Compare with the wire front'
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from timing import median_ms
 
 from pytest_fairy.perception.hierarchy import parse_hierarchy
 from pytest_fairy.virtual import VirtualDevice
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CALLS = 50
-
-
-def median_ms(call: Callable[[], object], calls: int) -> float:
-    times = []
-    for _ in range(calls):
-        start = time.perf_counter()
-        call()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def tap_label(device: VirtualDevice, label: str) -> None:
@@ -54,8 +44,12 @@ def scenarios() -> list[tuple[str, VirtualDevice]]:
     tap_label(notes, "登录")  # the 200-note list
     static = VirtualDevice(ROOT / "example_suites" / "notes", latency=False)
     static.launch("com.example.notes")  # the login screen: no dynamic text
-    return [("food home", food), ("food delivery+dialog", delivery), ("notes list", notes),
-            ("notes login (static)", static)]
+    return [
+        ("food home", food),
+        ("food delivery+dialog", delivery),
+        ("notes list", notes),
+        ("notes login (static)", static),
+    ]
 
 
 def main() -> None:
@@ -63,8 +57,8 @@ def main() -> None:
     print(f"in-process virtual device, median of {calls} calls")
     print(f"{'screen':<24}{'dump ms':>10}{'screenshot ms':>16}{'shot/dump':>11}")
     for name, device in scenarios():
-        dump = median_ms(device.dump_hierarchy, calls)
-        shot = median_ms(device.screenshot, calls)
+        dump = median_ms(device.dump_hierarchy, calls, warm=False)
+        shot = median_ms(device.screenshot, calls, warm=False)
         print(f"{name:<24}{dump:>10.2f}{shot:>16.2f}{shot / dump:>11.1f}")
 
 
