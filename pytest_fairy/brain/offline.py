@@ -50,6 +50,9 @@ LEAVING_IDS = ("up", "back", "close", "navigate", "home_as_up")
 SEARCH_WORDS = ("search", "搜索", "查找")
 CONFIRM_WORDS = frozenset({"确定", "确认", "完成", "保存", "提交", "ok", "done", "save", "confirm", "apply"})
 COMMIT_BONUS = 50
+# A form's submit button goes after the page's other ways on (links such as 忘记密码 / 注册): submitting
+# often leaves the page for good (a login page is not seen again once logged in).
+SUBMIT_LAST_PENALTY = 10
 
 PLAUSIBLE_VALUES = (
     (("password", "密码", "pwd"), "Passw0rd!"),
@@ -94,6 +97,9 @@ class OfflineBrain:
         self._open: dict[str, int] = {}
         self._toggles: dict[str, int] = {}
         self._searched: set[str] = set()
+        # Fields typed into since the brain came to the current page: a submit wants its form filled, and a
+        # relaunch empties a login form that was filled before.
+        self._filled_here: set[str] = set()
         self._heading: str | None = None
         self._last: tuple[str, str, ActionKind, str] | None = None
         # Pages whose back leaves the app (the app's first page): backing out of them ends the run.
@@ -129,8 +135,9 @@ class OfflineBrain:
                 f"left the app (now in {ctx.screen.package or '?'})",
             )
         if _looping(ctx.warning):
-            # The guard saw us going round: treat this page as spent and leave it.
-            self._tried[state].update(c.key for c in self._candidates(ctx))
+            # The guard saw us going round: what keeps us on this page (fields, toggles, scrolling) is
+            # spent; only an untried way off the page is still worth a step.
+            self._tried[state].update(c.key for c in self._candidates(ctx) if not _navigates(c))
         untried = [c for c in self._candidates(ctx) if self._fresh(state, c)]
         # Pages first, toggles later: a new page is worth more than a radio flipped on a known one, so
         # toggles wait until no page with untried navigation is reachable.
@@ -184,6 +191,8 @@ class OfflineBrain:
         return self._tried_anywhere[candidate.ref] == 0
 
     def _try(self, state: str, best: Candidate, ctx: StepContext) -> Decision:
+        if best.submits:
+            best = self._unfilled_field(ctx) or best
         self._walks = 0  # new work found: walks may go on
         self._tried[state].add(best.key)
         self._tried_anywhere[best.ref] += 1
@@ -192,10 +201,16 @@ class OfflineBrain:
         if best.action.kind is ActionKind.SCROLL:
             self._scrolls[state] += 1
         if best.action.kind is ActionKind.TYPE:
+            self._filled_here.add(best.key)
             # A field filled: the page's submit buttons may do something new now.
             self._tried[state] -= self._submits[state]
             self._reopened[state] |= self._submits[state]
         return self._chose(state, best.action, best.key, best.ref, best.why, ctx.plan.root)
+
+    def _unfilled_field(self, ctx: StepContext) -> Candidate | None:
+        """A field of this page's form not filled since the brain came here: filled before a submit."""
+        fields = (c for c in self._candidates(ctx) if c.action.kind is ActionKind.TYPE)
+        return next((c for c in fields if c.key not in self._filled_here), None)
 
     def _chose(self, state: str, action: Action, key: str, ref: str, why: str, feature: str = "") -> Decision:
         self._last = (state, key, action.kind, ref)
@@ -205,6 +220,8 @@ class OfflineBrain:
         """Remember where the last action led, to find the way back to pages with work left."""
         if self._last is not None:
             before, key, kind, ref = self._last
+            if before != state:
+                self._filled_here.clear()
             if before != state and kind in NAVIGABLE:
                 self._edges[before][key] = (state, kind, ref)
             elif before == state:
@@ -279,13 +296,14 @@ class OfflineBrain:
     def _candidates(self, ctx: StepContext) -> list[Candidate]:
         screen, state = ctx.screen, ctx.state.key
         chosen = self._goal_choices(screen)
+        form = any(mark.node.editable for mark in screen.marks)
         found: list[Candidate] = []
         for order, mark in enumerate(screen.marks):
             if screen.has_dialog and mark.layer in (LayerKind.APP, LayerKind.SYSTEM_UI):
                 continue
             if _undoes(mark, chosen):
                 continue
-            found.extend(self._actions_for(mark, order, ctx, commit=bool(chosen)))
+            found.extend(self._actions_for(mark, order, ctx, commit=bool(chosen), form=form))
         if self._scrolls[state] >= MAX_SCROLLS_PER_STATE:
             found = [c for c in found if c.action.kind is not ActionKind.SCROLL]
         return found
@@ -298,7 +316,9 @@ class OfflineBrain:
             if mark.node.checkable and mark.node.checked and mark.label and mark.label in self._goal
         }
 
-    def _actions_for(self, mark: Mark, order: int, ctx: StepContext, *, commit: bool) -> list[Candidate]:
+    def _actions_for(
+        self, mark: Mark, order: int, ctx: StepContext, *, commit: bool, form: bool
+    ) -> list[Candidate]:
         node, label, ref = mark.node, mark.label, mark.ref
         risk = risky_category(label) if label else None
         if risk is not None and risk not in ctx.target.allowed_risks:
@@ -320,6 +340,8 @@ class OfflineBrain:
             why = f"scroll '{label or 'list'}' for more"
             return [Candidate(score - 20, order, action, key, why, ref, relevant=True, toggle=True)]
         submits = "Button" in node.class_name and not node.checkable
+        if submits and form:
+            score -= SUBMIT_LAST_PENALTY
         if node.checkable:
             # A toggle changes the page's content, rarely the page: new pages first.
             score -= TOGGLE_PENALTY
@@ -361,6 +383,11 @@ def _leaves(mark: Mark) -> bool:
         return True
     short_id = mark.node.short_id.lower()
     return bool(short_id) and any(part in LEAVING_IDS for part in short_id.split("_"))
+
+
+def _navigates(candidate: Candidate) -> bool:
+    kind = candidate.action.kind
+    return kind in NAVIGABLE and not candidate.toggle
 
 
 def _looping(warning: GuardVerdict | None) -> bool:

@@ -42,10 +42,24 @@ def explore(
 
 
 def test_fills_a_form_before_submitting_it() -> None:
-    _, steps = explore("notes", "com.example.notes", "log in", 3)
-    assert [s.action.split()[0] for s in steps if s.action] == ["type", "type", "tap"]
-    assert steps[2].action is not None and steps[2].action.endswith("登录")
-    assert steps[2].outcome.startswith("tap [3] 登录: new page")
+    _, steps = explore("notes", "com.example.notes", "log in", 12)
+    actions = [s.action or "" for s in steps]
+    login = next(i for i, a in enumerate(actions) if a.endswith("登录"))
+    assert [a.split()[0] for a in actions[:2]] == ["type", "type"]
+    # The 注册 link opened the browser and the app was relaunched: its form is empty again, so it is
+    # filled again before the submit.
+    assert "restart" in actions[:login]
+    assert [a.split()[0] for a in actions[login - 2 : login]] == ["type", "type"]
+    assert steps[login].outcome.startswith("tap [3] 登录: new page")
+
+
+def test_tries_the_links_of_a_form_before_its_submit_button() -> None:
+    # Logging in leaves the login page for good: 忘记密码 and 注册 come first.
+    _, steps = explore("notes", "com.example.notes", "log in", 12)
+    actions = [s.action or "" for s in steps]
+    login = next(i for i, a in enumerate(actions) if a.endswith("登录"))
+    assert any(a.endswith("忘记密码？") for a in actions[:login]), actions
+    assert any(a.endswith("注册新账号") for a in actions[:login]), actions
 
 
 def test_never_spends_a_step_on_what_the_policy_denies() -> None:
