@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from lxml import etree
 
@@ -185,7 +186,8 @@ def _node_from(element: etree._Element, parent: Node | None, depth: int) -> Node
         naf=_flag(get("NAF", "")),
         parent=parent,
         depth=depth,
-        **flags,
+        # Only the boolean fields of _BOOL_FIELDS: mypy cannot tell from a dict's keys.
+        **cast(dict[str, Any], flags),
     )
     node.children = [_node_from(child, node, depth + 1) for child in element if child.tag == "node"]
     return node
