@@ -50,8 +50,9 @@ LEAVING_IDS = ("up", "back", "close", "navigate", "home_as_up")
 SEARCH_WORDS = ("search", "搜索", "查找")
 CONFIRM_WORDS = frozenset({"确定", "确认", "完成", "保存", "提交", "ok", "done", "save", "confirm", "apply"})
 COMMIT_BONUS = 50
-# A form's submit button goes after the page's other ways on (links such as 忘记密码 / 注册): submitting
-# often leaves the page for good (a login page is not seen again once logged in).
+# In an open exploration (no done-when oracle to reach), a form's submit button goes after the page's
+# other ways on (links such as 忘记密码 / 注册): submitting often leaves the page for good (a login page is
+# not seen again once logged in). With an oracle to reach, the submit is the main road and goes first.
 SUBMIT_LAST_PENALTY = 10
 
 PLAUSIBLE_VALUES = (
@@ -296,14 +297,14 @@ class OfflineBrain:
     def _candidates(self, ctx: StepContext) -> list[Candidate]:
         screen, state = ctx.screen, ctx.state.key
         chosen = self._goal_choices(screen)
-        form = any(mark.node.editable for mark in screen.marks)
+        submit_last = not ctx.unmet_oracles and any(mark.node.editable for mark in screen.marks)
         found: list[Candidate] = []
         for order, mark in enumerate(screen.marks):
             if screen.has_dialog and mark.layer in (LayerKind.APP, LayerKind.SYSTEM_UI):
                 continue
             if _undoes(mark, chosen):
                 continue
-            found.extend(self._actions_for(mark, order, ctx, commit=bool(chosen), form=form))
+            found.extend(self._actions_for(mark, order, ctx, commit=bool(chosen), submit_last=submit_last))
         if self._scrolls[state] >= MAX_SCROLLS_PER_STATE:
             found = [c for c in found if c.action.kind is not ActionKind.SCROLL]
         return found
@@ -317,7 +318,7 @@ class OfflineBrain:
         }
 
     def _actions_for(
-        self, mark: Mark, order: int, ctx: StepContext, *, commit: bool, form: bool
+        self, mark: Mark, order: int, ctx: StepContext, *, commit: bool, submit_last: bool
     ) -> list[Candidate]:
         node, label, ref = mark.node, mark.label, mark.ref
         risk = risky_category(label) if label else None
@@ -340,7 +341,7 @@ class OfflineBrain:
             why = f"scroll '{label or 'list'}' for more"
             return [Candidate(score - 20, order, action, key, why, ref, relevant=True, toggle=True)]
         submits = "Button" in node.class_name and not node.checkable
-        if submits and form:
+        if submits and submit_last:
             score -= SUBMIT_LAST_PENALTY
         if node.checkable:
             # A toggle changes the page's content, rarely the page: new pages first.
