@@ -1,14 +1,24 @@
 """LLM calls per action and prompt size of the Claude brain on a real example app, against a naive
 full-history prompt.
 
-    /work/venv/bin/python benchmarks/bench_claude_calls.py [--steps 60] [--queue 3]
+    /work/venv/bin/python benchmarks/bench_claude_calls.py [--steps 60] [--queue 5] [--sweep 3 6]
 
 A 60-step exploration of example_suites/food on the virtual device, through the real explorer, the real
 ClaudeBrain and the real SDK, against the fake Messages API (tests/claude/fake_api.py) playing a scripted
-model ("the tour"): it reads the screen in each prompt, taps what it has not tried on that page, and -
-like a model that can foresee the next screens - queues follow-ups where they are predictable: the other
-options of a radio group / check list on the same page, or `back` after opening a list row. The brain
-takes a queued action without a call only while the screen is what the tour said it would be.
+model ("the tour"). The tour tries every element of each page once (options and list rows first), then
+starts the page over. It knows the app only from its prompts: the screens it was sent, and the "last
+transitions" each prompt lists, from which it learns where a tap led and keeps the trail of pages it
+opened (back returns to the page the current one was opened from). It reads from the `then` description
+how many follow-ups it may queue, and plans as far ahead as that knowledge reaches:
+- the other options of a group on the same page (those an earlier choice revealed first);
+- a tour of the list rows on the screen, folded ones included: open a row, back, open the next, back;
+- a way it has walked: taps whose destination it saw, `back` / up to the page it came from, then the
+  next untried element waiting there;
+- nothing after a tap whose destination it has not seen.
+It quotes labels as the screen text shows them, prices and counters included (they move between dumps).
+The brain takes a queued action without a call only while the screen is what the tour said it would be;
+the tour's guesses are sometimes wrong (two pages titled 麦乐送 go back to different places, a list's
+领取 button opens nothing) and those plans are dropped, as they must be.
 
 Printed for the bounded brain and for a naive variant built here only (a multi-turn conversation that
 keeps every earlier step's message and answer, no queue):
@@ -17,7 +27,10 @@ keeps every earlier step's message and answer, no queue):
   5, 20 and 60, and the ratio step 60 / step 5 (target <= 1.2 for the bounded brain);
 - the identical prefix: how much of each request repeats the previous request from its start (tools,
   system, then message blocks), i.e. what a cache could serve, as a share of the request;
-- LLM calls per executed action (all stages; target <= 0.6), and next_action calls per action.
+- LLM calls per executed action (all stages; target <= 0.6), and next_action calls per action;
+- for the queue: the calls by stage, the follow-ups the tour proposed, how many the brain took without
+  a call, and how many it dropped and why (`ClaudeBrain.queue_stats`); and calls per action for other
+  values of `max_queued_actions` (--sweep).
 
 The guard's stagnation limits are raised so that the tour runs its 60 steps; its loop warnings stay on
 (and drop queued plans, as they should).
@@ -39,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 
 from pytest_fairy.brain.base import Decision, StepContext  # noqa: E402
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings, make_client  # noqa: E402
-from pytest_fairy.brain.context import Block  # noqa: E402
+from pytest_fairy.brain.context import Block, QueueStats  # noqa: E402
 from pytest_fairy.brain.tools import Stage  # noqa: E402
 from pytest_fairy.explorer import Explorer, ExplorerSettings, Mission  # noqa: E402
 from pytest_fairy.guard import GuardLimits  # noqa: E402
@@ -61,6 +74,16 @@ MARK_LINE = re.compile(
     r'^(?P<indent>\s*)\[(?P<n>\d+)\] (?P<cls>\w+)(?: #\S+)?(?: "(?P<label>[^"]*)")?(?P<rest>.*)$'
 )
 GUARD = GuardLimits(stagnation_warn=40, stagnation_escape=50, stagnation_stop=60, max_steps=400)
+DIALOG = " [dialog]"  # a page with a dialog (or sheet) open over it is another page to the tour
+TAIL_ENTRY = re.compile(r"\[(?P<n>\d+)\] (?P<label>[^·]+?)\s*(?:·|$)")
+TRANSITION = re.compile(
+    r"^- step (?P<step>\d+): (?P<action>.+?) -> .+ -> (?P<title>.+) \((?P<state>[^()]+)\)$"
+)
+STEP_HEADING = re.compile(r"^# Step (\d+) of", re.M)
+LIMIT = re.compile(r"At most (\d+) actions")
+STOPPED = re.compile(r"Your queued plan stopped before step (\d+)/(\d+)")
+BACK = "back"
+UP = ("转到上一层级", "Navigate up")  # Android's up button: a model knows it leads where back does
 
 
 @dataclass(frozen=True)
@@ -73,18 +96,31 @@ class Element:
 
     @property
     def name(self) -> str:
-        """The label without numbers and prices: dynamic text that a model would not quote."""
+        """The label without numbers and prices: what stays the same between two looks at the page."""
         return DYNAMIC.sub("", self.label).strip() or self.label
 
 
+def _section(text: str) -> str:
+    return text.rsplit("## The current screen: ", 1)[-1].split("## Task", 1)[0]
+
+
 def current_screen(text: str) -> tuple[str, list[Element]]:
-    """The title and the marked elements of the screen section of a step prompt."""
-    section = text.rsplit("## The current screen: ", 1)[-1].split("## Task", 1)[0]
-    title = section.split(" (state ", 1)[0]
-    elements, list_indent = [], None
+    """The page (title, and whether a dialog is open) and the marked elements of a step prompt."""
+    section = _section(text)
+    page = section.split(" (state ", 1)[0] + (DIALOG if ", a dialog is open)" in section else "")
+    elements: list[Element] = []
+    list_indent: int | None = None
     for line in section.splitlines():
         found = MARK_LINE.match(line)
-        if not found:
+        stripped = line.strip()
+        if found is None and list_indent is not None and stripped.startswith("… and "):
+            # The rows the compressed text folds into one line are marked rows all the same.
+            tail = stripped.split(":", 1)[-1]
+            elements += [
+                Element(int(m["n"]), "row", m["label"], True, False) for m in TAIL_ENTRY.finditer(tail)
+            ]
+            continue
+        if found is None:
             continue
         indent = len(found["indent"])
         if list_indent is not None and indent <= list_indent:
@@ -97,19 +133,52 @@ def current_screen(text: str) -> tuple[str, list[Element]]:
             elements.append(
                 Element(int(found["n"]), found["cls"], found["label"], list_indent is not None, checked)
             )
-    return title, elements
+    return page, elements
+
+
+def _page_of_state(title: str, state: str) -> str:
+    return title + (DIALOG if "+dlg_" in state else "")
+
+
+def _title(page: str) -> str:
+    return page.removesuffix(DIALOG)
+
+
+def _edge(action: str) -> str:
+    """A transition's action as the tour names edges: `back`, or the tapped element's name."""
+    if action == BACK:
+        return BACK
+    label = action.split("] ", 1)[-1] if "] " in action else action
+    return DYNAMIC.sub("", label).strip() or label
+
+
+@dataclass(frozen=True)
+class Move:
+    """One action of a plan: on `page`, tap `element` (or press back); where it should lead."""
+
+    page: str
+    element: Element | None
+    leads_to: str | None  # the page it leads to, when the tour has seen where it leads
+    same_page: bool = False  # an option: the page stays, its content changes
 
 
 @dataclass
 class Tour:
-    """The scripted model: tries every element of each page once (then starts the page over)."""
+    """The scripted model: tries every element of each page once (then starts the page over), and plans
+    ahead as far as what it has been shown lets it (see the module doc). It knows the app only from the
+    prompts: the screens it was sent, and the transitions each prompt lists (where its taps led)."""
 
-    queue: int
     tried: dict[str, set[str]] = field(default_factory=dict)
-    # What the tour learnt from earlier calls: where a tap led, and what each page offers.
-    leads_to: dict[tuple[str, str], str] = field(default_factory=dict)
-    pages: dict[str, list[Element]] = field(default_factory=dict)
-    last: tuple[str, str] | None = None  # (page, element) of a tap whose result the next call shows
+    pages: dict[str, list[Element]] = field(default_factory=dict)  # each page as last seen
+    leads_to: dict[tuple[str, str], str] = field(default_factory=dict)  # (page, element | back) -> page
+    page_at: dict[int, str] = field(default_factory=dict)  # the page each step started on
+    # The pages the current one was opened from, innermost last: where back (or up) leads.
+    trail: list[str] = field(default_factory=list)
+    walked: int = 0  # the last step whose transition is in `trail`
+    first_looks: dict[str, set[str]] = field(default_factory=dict)  # what each page showed at first
+    revealed: set[str] = field(default_factory=set)  # on the current page, not there at the first look
+    proposed: int = 0  # follow-ups put in `then`
+    _planned: list[Move] = field(default_factory=list)  # the follow-ups of the last answer
 
     def __call__(self, request: dict[str, Any]) -> Reply:
         stage = request["tool_choice"]["name"]
@@ -121,60 +190,148 @@ class Tour:
             }
             return tool_reply(stage, fixed[stage])
         text = "\n".join(b["text"] for b in request["messages"][-1]["content"] if b["type"] == "text")
-        title, elements = current_screen(text)
-        if self.last is not None:
-            self.leads_to[self.last] = title
-        self.pages[title] = elements
-        tried = self.tried.setdefault(title, set())
-        fresh = list(
-            {
-                e.name: e
-                for e in reversed(elements)
-                if e.name not in tried and not e.checked and not any(word in e.label for word in RISKY)
-            }.values()
-        )[::-1]
-        if not fresh:
-            self.tried[title] = set()
-            return tool_reply("next_action", answers.action("back", None, why="this page is covered"))
-        # The feature's own ground first: options on this page and list rows, then the way in (麦乐送).
-        chosen = min(fresh, key=lambda e: (e.cls not in TOGGLES, not e.in_list, e.name != "麦乐送"))
-        self.tried[title].add(chosen.name)
-        then = self._foreseen(chosen, [e for e in fresh if e is not chosen], title)
-        self.last = None if then else (title, chosen.name)
-        return tool_reply(
-            "next_action", answers.action(mark=chosen.number, why=f"try {chosen.name}", then=then)
-        )
+        self._learn(text)
+        page, elements = current_screen(text)
+        step = int(STEP_HEADING.search(text)[1])  # type: ignore[index]
+        self.page_at[step] = page
+        first_look = self.first_looks.setdefault(page, {e.name for e in elements})
+        self.revealed = {e.name for e in elements} - first_look
+        self.pages[page] = elements
+        moves = self._plan(page, self._limit(request))
+        first, *then = moves
+        self._planned = then
+        self.proposed += len(then)
+        if first.element is None:
+            answer = answers.action(
+                BACK, None, why="this page is covered", then=self._follow_ups(first, then)
+            )
+        else:
+            answer = answers.action(
+                mark=first.element.number, why=f"try {first.element.name}", then=self._follow_ups(first, then)
+            )
+        return tool_reply("next_action", answer)
 
-    def _foreseen(self, chosen: Element, rest: list[Element], title: str) -> list[dict[str, Any]]:
-        if self.queue == 0:
-            return []
-        if chosen.cls in TOGGLES:  # the other options stay on this page
-            options = [e for e in rest if e.cls in TOGGLES][: self.queue]
-            self.tried[title].update(e.name for e in options)
-            return [
-                answers.follow_up(e.name, page="same page", expected=f"{e.name} is checked") for e in options
-            ]
-        if chosen.in_list:  # a row opens its detail page; come straight back
-            return [answers.follow_up(None, "back", page="another page", expected=f"back on {title}")]
-        destination = self.leads_to.get((title, chosen.name))
-        if destination is not None and destination != title:  # a known way: act on what waits there
-            tried = self.tried.setdefault(destination, set())
-            waiting = [
-                e
-                for e in self.pages.get(destination, [])
-                if e.name not in tried and not e.checked and not any(word in e.label for word in RISKY)
-            ]
-            if waiting:
-                tried.add(waiting[0].name)
-                return [
-                    answers.follow_up(
-                        waiting[0].name,
-                        page="another page",
-                        visible=destination,
-                        expected=f"{waiting[0].name} responds",
-                    )
-                ]
-        return []
+    @staticmethod
+    def _limit(request: dict[str, Any]) -> int:
+        """How many follow-ups the request allows: the `then` description says so."""
+        tool = next(t for t in request["tools"] if t["name"] == Stage.NEXT_ACTION)
+        found = LIMIT.search(tool["input_schema"]["properties"]["then"]["description"])
+        return int(found[1]) if found else 0
+
+    def _learn(self, text: str) -> None:
+        """Where the last actions led (the prompt's transitions), and where the last plan stopped."""
+        stopped = STOPPED.search(text)
+        if stopped is not None:  # the moves not taken are untried after all
+            for move in self._planned[int(stopped[1]) - 2 :]:
+                if move.element is not None:
+                    self.tried.get(move.page, set()).discard(move.element.name)
+        block = text.split("Last transitions (oldest first):", 1)[-1].split("\n## ", 1)[0]
+        for line in block.splitlines():
+            found = TRANSITION.match(line.strip())
+            if found is None:
+                continue
+            step, reached = int(found["step"]), _page_of_state(found["title"], found["state"])
+            source = self.page_at.get(step)
+            if source is not None:
+                self.leads_to[(source, _edge(found["action"]))] = reached
+                if step > self.walked:
+                    self._walk(step, source, _edge(found["action"]), reached)
+            self.page_at[step + 1] = reached
+
+    def _walk(self, step: int, source: str, edge: str, reached: str) -> None:
+        """Keep the trail of opened pages: a tap to another page opens it, back (or up) closes it."""
+        if step > self.walked + 1:  # steps the prompts did not show: where back leads is unknown
+            self.trail.clear()
+        self.walked = step
+        if _title(reached) == _title(source):  # a dialog opened or closed, an option changed
+            return
+        if edge != BACK and edge not in UP:
+            self.trail.append(source)
+        elif self.trail and _title(self.trail[-1]) == _title(reached):
+            self.trail.pop()
+        else:
+            self.trail.clear()
+
+    def _fresh(self, page: str) -> list[Element]:
+        tried = self.tried.setdefault(page, set())
+        fresh = {
+            e.name: e
+            for e in reversed(self.pages.get(page, []))
+            if e.name not in tried and not e.checked and not any(word in e.label for word in RISKY)
+        }
+        return list(fresh.values())[::-1]
+
+    def _plan(self, page: str, limit: int) -> list[Move]:
+        """The next action on `page` and as many follow-ups (up to `limit`) as the tour can foresee."""
+        moves: list[Move] = []
+        trail = list(self.trail)  # as it will be along the plan
+        here: str | None = page
+        while here is not None and len(moves) <= limit:
+            # Back (or up) returns to the page this one was opened from, else where it led the last time.
+            back = trail.pop() if trail else self.leads_to.get((here, BACK))
+            fresh = self._fresh(here)
+            if not fresh:  # the page is covered: start it over next time, go back
+                self.tried[here] = set()
+                moves.append(Move(here, None, back))
+                here = back
+                continue
+            if back is not None:
+                trail.append(back)  # not gone back yet
+            # The feature's own ground first: options on this page and list rows, then the way in (麦乐送).
+            chosen = min(
+                fresh,
+                key=lambda e: (
+                    e.cls not in TOGGLES,
+                    e.name not in self.revealed,
+                    not e.in_list,
+                    e.name != "麦乐送",
+                ),
+            )
+            self.tried[here].add(chosen.name)
+            if chosen.cls in TOGGLES:  # the other options stay on this page; what follows them may not
+                # Options that an earlier choice revealed first: going back on that choice may hide them.
+                toggles = sorted(
+                    (e for e in fresh if e.cls in TOGGLES), key=lambda e: e.name not in self.revealed
+                )
+                options = toggles[: limit + 1 - len(moves)]
+                self.tried[here].update(e.name for e in options)
+                moves += [Move(here, e, here, same_page=True) for e in options]
+                break
+            if chosen.in_list:  # a row opens its detail page: look, come back, open the next row
+                moves.append(Move(here, chosen, self.leads_to.get((here, chosen.name))))
+                moves.append(Move(moves[-1].leads_to or "", None, here))
+                continue
+            up = chosen.name in UP
+            moves.append(Move(here, chosen, back if up else self.leads_to.get((here, chosen.name))))
+            destination = moves[-1].leads_to
+            if destination is None or _title(destination) == _title(here):
+                break
+            if up:
+                trail.pop()
+            else:
+                trail.append(here)
+            here = destination
+        return moves[: limit + 1]
+
+    @staticmethod
+    def _follow_ups(first: Move, then: list[Move]) -> list[dict[str, Any]]:
+        """Each follow-up with what the screen must show before it: the page the previous move leads to."""
+        out = []
+        for before, move in zip([first, *then], then, strict=False):
+            where = "same page" if before.same_page else "another page"
+            visible = None if before.same_page else (before.leads_to or "").removesuffix(DIALOG) or None
+            if move.element is None:
+                out.append(
+                    answers.follow_up(None, BACK, page=where, visible=visible, expected="the page before")
+                )
+            else:
+                expected = (
+                    f"{move.element.name} is checked" if move.same_page else f"{move.element.name} responds"
+                )
+                out.append(
+                    answers.follow_up(move.element.label, page=where, visible=visible, expected=expected)
+                )
+        return out
 
 
 class NaiveBrain(ClaudeBrain):
@@ -237,6 +394,9 @@ class Figures:
     decide_calls: int
     tokens_at: dict[int, int]
     prefix_share: float
+    proposed: int  # follow-ups the tour put in `then`
+    queue: QueueStats  # what the brain made of them
+    judge_calls: int
 
 
 def _step_number(body: dict[str, Any]) -> int:
@@ -261,7 +421,8 @@ def run(
         max_steps=steps,
         wall_seconds=3600,
     )
-    with FakeMessagesAPI(responder=Tour(queue)) as api:
+    tour = Tour()
+    with FakeMessagesAPI(responder=tour) as api:
         brain = make(api, settings)
         device = VirtualDevice(FOOD, latency=False, clock=ManualClock())
         result = Explorer(device, brain, settings=ExplorerSettings(guard=GUARD)).explore(target, Mission())
@@ -278,8 +439,17 @@ def run(
     shares = [identical_prefix_share(a[0], b[0]) for a, b in zip(decides, decides[1:], strict=False)]
     if result.steps < steps:
         print(f"  ({name}: the run ended at step {result.steps}: {result.reason})")
+    judges = sum(1 for body, _ in records if body["tool_choice"]["name"] == Stage.JUDGE)
     return Figures(
-        name, result.steps, brain.usage().calls, len(decides), tokens_at, sum(shares) / max(1, len(shares))
+        name,
+        result.steps,
+        brain.usage().calls,
+        len(decides),
+        tokens_at,
+        sum(shares) / max(1, len(shares)),
+        tour.proposed,
+        brain.queue_stats,
+        judges,
     )
 
 
@@ -295,6 +465,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=max(PROBES))
     parser.add_argument("--queue", type=int, default=ClaudeSettings().max_queued_actions)
+    parser.add_argument("--sweep", type=int, nargs="*", default=[3, 6], help="other queue lengths to try")
     args = parser.parse_args()
     rows = [
         run("bounded + queue", bounded, args.steps, args.queue),
@@ -327,6 +498,27 @@ def main() -> None:
     print(
         f"  LLM calls per executed action with the queue: {best.calls / best.steps:.2f} "
         f"(target <= {CALLS_TARGET}); without: {rows[1].calls / rows[1].steps:.2f}"
+    )
+    q = best.queue
+    other = best.calls - best.decide_calls - best.judge_calls
+    print(
+        f"  calls with the queue: {best.decide_calls} next_action, {best.judge_calls} judge, {other} plan + "
+        f"summarize; actions: {q.taken} taken from a queue without a call, "
+        f"{best.steps - q.taken} decided by a call or by the explorer (escapes, return steps)"
+    )
+    print(
+        f"  the tour proposed {best.proposed} follow-ups in {q.plans} plans; the brain kept {q.queued} "
+        f"(max_queued_actions={args.queue}), took {q.taken}, dropped {sum(q.dropped.values())} in "
+        f"{sum(q.stopped.values())} stopped plans, {q.pending} pending at the end; "
+        f"{q.completed} plans ran to their end"
+    )
+    for reason, lost in q.dropped.most_common():
+        print(f"    dropped: {lost:>3} follow-ups in {q.stopped[reason]:>2} plans: {reason}")
+    sweep = {0: rows[1], args.queue: best}
+    sweep.update({n: run(f"queue {n}", bounded, args.steps, n) for n in args.sweep if n not in sweep})
+    print(
+        "  calls per action by max_queued_actions: "
+        + ", ".join(f"{n}: {f.calls / f.steps:.2f}" for n, f in sorted(sweep.items()))
     )
 
 

@@ -189,7 +189,7 @@ class Explorer:
         run.oracles_seen = run.oracles_seen or ctx.oracles_met
         if findings:
             return ctx, _End(Verdict.FAILED, "; ".join(f.message for f in findings), tuple(findings))
-        if ctx.oracles_met:
+        if ctx.oracles_met and run.judge_due(state):
             judgement = self.brain.judge(ctx)
             if judgement.findings:
                 return ctx, _defect(judgement)
@@ -369,6 +369,16 @@ class _Run:
         self.attempt: _Attempt | None = None
         self.pending: StepRecord | None = None
         self.change: RecordResult | None = None
+        # Screens (state and content) already judged "not yet" while the done-when oracles held: the
+        # same screen gets the same answer, and a queued plan can pass one several times.
+        self.judged: set[tuple[str, str]] = set()
+
+    def judge_due(self, state: StateId) -> bool:
+        """Whether the judge should look at this screen: once per screen while the oracles hold."""
+        screen = (state.key, state.content_hash)
+        due = screen not in self.judged
+        self.judged.add(screen)
+        return due
 
     def tree_feature(self, name: str) -> None:
         """Focus the tree on sub-feature `name`, adding it under the feature when the brain found it."""

@@ -14,7 +14,9 @@ Faults are handled at this seam:
 
 A `next_action` answer may queue up to `max_queued_actions` follow-ups (`then`); `decide` takes them
 one per step without a call while each screen is what the model expected (`FollowUpQueue`), so a
-foreseeable stretch - pick an option, confirm - costs one call instead of one per action.
+foreseeable stretch - the options of a group, a tour of list rows (open, back, next), a way the model
+has walked before - costs one call instead of one per action. `queue_stats` says how many were taken
+and why the others were dropped.
 
 The API key lives only inside the SDK client and a `_Secret` that never prints itself; messages of
 errors raised here are scrubbed of it as well.
@@ -35,11 +37,13 @@ from pytest_fairy.brain.context import (
     ContextLimits,
     FollowUpQueue,
     MessageBuilder,
+    QueueStats,
     RunMemory,
     render,
 )
 from pytest_fairy.brain.pricing import DEFAULT_PRICES, CallTokens, Ledger, Price
 from pytest_fairy.brain.tools import (
+    DEFAULT_MAX_FOLLOW_UPS,
     AnswerError,
     Stage,
     cache_control,
@@ -97,7 +101,7 @@ class ClaudeSettings:
     # Forced tool use cannot be combined with thinking; models that think by default need it off.
     disable_thinking: bool = True
     # How many follow-up actions one `next_action` answer may queue (0 = a call for every action).
-    max_queued_actions: int = 3
+    max_queued_actions: int = DEFAULT_MAX_FOLLOW_UPS
 
     def __post_init__(self) -> None:
         if self.cache_ttl not in ("5m", "1h"):
@@ -251,6 +255,11 @@ class ClaudeBrain:
     def queued_actions_taken(self) -> int:
         """Actions of the model's queued plans taken without a call, since the last `plan`."""
         return self._queue.taken_without_call
+
+    @property
+    def queue_stats(self) -> QueueStats:
+        """What the model queued since the last `plan`: follow-ups taken, dropped (and why), pending."""
+        return self._queue.stats
 
     def judge(self, ctx: StepContext) -> Judgement:
         self._memory.observe(ctx)

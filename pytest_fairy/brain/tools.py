@@ -41,7 +41,8 @@ class AnswerError(ValueError):
 
 
 DONE = "done"
-DEFAULT_MAX_FOLLOW_UPS = 3
+# Room for a list tour of three rows (open, back, open, back, open, back) behind one answer.
+DEFAULT_MAX_FOLLOW_UPS = 5
 
 
 class PageExpectation(StrEnum):
@@ -130,8 +131,9 @@ _FOLLOW_UP = _obj(
         "label": {
             "type": ["string", "null"],
             "description": "The element to act on, by its text as quoted in the screen text (mark numbers "
-            "change between screens): required for tap, long_tap and type; the list for scroll (null = the "
-            "whole screen); null for back, enter and restart.",
+            "change between screens; a price or counter in it may have changed by then): required for tap, "
+            "long_tap and type; the list for scroll (null = the whole screen); null for back, enter and "
+            "restart.",
         },
         "text": {"type": ["string", "null"], "description": "The text to type (type only), else null."},
         "direction": {
@@ -148,10 +150,13 @@ def _next_action(max_follow_ups: int) -> JsonSchema:
     limit = f"At most {max_follow_ups}" if max_follow_ups else "Leave empty: queueing is off here. At most 0"
     then = {
         "type": "array",
-        "description": f"{limit} actions you would take next if the screens turn out as "
-        "you expect (e.g. pick an option in a dialog, then confirm it). Each is taken WITHOUT asking you "
-        "again, only while its when_page and when_visible hold and its label is on the screen; otherwise "
-        "you are asked as usual. Empty when the next screens are hard to predict.",
+        "description": f"{limit} actions you would take next if the screens turn out as you expect, so "
+        "that a foreseeable stretch costs one answer instead of one per action: the other options of a "
+        "group on this page; a tour of list rows you can see (open a row, back, open the next, back); a way "
+        "you have already walked (you saw where each tap leads) and the action waiting at its end; choosing "
+        "in a dialog, then confirming. Each is taken WITHOUT asking you again, only while its when_page and "
+        "when_visible hold and its label is on the screen exactly once; at the first surprise the rest is "
+        "dropped and you are asked as usual. Empty when the next screens are hard to predict.",
         "items": _FOLLOW_UP,
     }
     return _obj(
