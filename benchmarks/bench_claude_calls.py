@@ -52,7 +52,8 @@ sys.path.insert(0, str(ROOT))
 
 from pytest_fairy.brain.base import Decision, StepContext  # noqa: E402
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings, make_client  # noqa: E402
-from pytest_fairy.brain.context import Block, QueueStats  # noqa: E402
+from pytest_fairy.brain.context import Block  # noqa: E402
+from pytest_fairy.brain.follow_ups import QueueStats  # noqa: E402
 from pytest_fairy.brain.tools import Stage  # noqa: E402
 from pytest_fairy.explorer import Explorer, ExplorerSettings, Mission  # noqa: E402
 from pytest_fairy.guard import GuardLimits  # noqa: E402

@@ -32,15 +32,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pytest_fairy.brain.base import BrainError, Decision, Judgement, Plan, StepContext, Usage
-from pytest_fairy.brain.context import (
-    Block,
-    ContextLimits,
-    FollowUpQueue,
-    MessageBuilder,
-    QueueStats,
-    RunMemory,
-    render,
-)
+from pytest_fairy.brain.context import Block, ContextLimits, MessageBuilder, RunMemory, render
+from pytest_fairy.brain.follow_ups import FollowUpQueue, QueueStats
 from pytest_fairy.brain.pricing import DEFAULT_PRICES, CallTokens, Ledger, Price
 from pytest_fairy.brain.tools import (
     DEFAULT_MAX_FOLLOW_UPS,

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from pytest_fairy.action import Action, ActionKind
 from pytest_fairy.brain.base import Outcome, OutcomeKind
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings
-from pytest_fairy.brain.context import DropReason, FollowUpQueue, find_label
+from pytest_fairy.brain.follow_ups import DropReason, FollowUpQueue, find_label
 from pytest_fairy.brain.tools import DEFAULT_MAX_FOLLOW_UPS, FollowUp, PageExpectation, tools_param
 from pytest_fairy.explorer import Explorer, Mission
 from pytest_fairy.spec import Oracle, OracleKind

@@ -12,7 +12,7 @@ import pytest
 from pytest_fairy.action import Action, ActionKind
 from pytest_fairy.brain.base import Assessment, Decision, Outcome, OutcomeKind, StepContext
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings
-from pytest_fairy.brain.context import FollowUpQueue, find_label
+from pytest_fairy.brain.follow_ups import FollowUpQueue, find_label
 from pytest_fairy.brain.tools import FollowUp, PageExpectation, tools_param
 from pytest_fairy.explorer import Explorer, Mission
 from pytest_fairy.guard import Escape, GuardVerdict, VerdictKind
