@@ -32,6 +32,8 @@ class FairyConfig:
     brain_reason: str = "no ANTHROPIC_API_KEY set"
     model: str | None = None
     max_steps: int | None = None
+    # Follow-ups one LLM answer may queue (None: the brain's default; 0: a call for every action).
+    max_queued_actions: int | None = None
     artifacts: Path = Path(".fairy")
     spec_patterns: tuple[str, ...] = DEFAULT_SPEC_PATTERNS
     explorer: ExplorerSettings = field(default_factory=ExplorerSettings)
@@ -103,6 +105,12 @@ def add_options(parser: pytest.Parser) -> None:
     parser.addini("fairy_brain", "brain (see --fairy-brain)", default="")
     parser.addini("fairy_model", "LLM model name", default="")
     parser.addini("fairy_max_steps", "cap on exploration steps per feature", default="")
+    parser.addini(
+        "fairy_max_queued_actions",
+        "follow-up actions one LLM answer may queue, taken without a call while the screens match (0: a call "
+        "for every action; default: the brain's, 5 for claude)",
+        default="",
+    )
     parser.addini("fairy_artifacts", "artifacts folder (see --fairy-artifacts)", default="")
     parser.addini(
         "fairy_spec_patterns",
@@ -167,6 +175,9 @@ def read_config(config: pytest.Config) -> FairyConfig:
         max_steps = _int_ini(config, "fairy_max_steps")
     if max_steps is not None and max_steps < 1:
         raise pytest.UsageError(f"--fairy-max-steps must be at least 1, got {max_steps}")
+    queued = _int_ini(config, "fairy_max_queued_actions")
+    if queued is not None and queued < 0:
+        raise pytest.UsageError(f"ini key fairy_max_queued_actions: expected 0 or more, got {queued}")
     artifacts = Path(option.fairy_artifacts or config.getini("fairy_artifacts") or ".fairy")
     if not artifacts.is_absolute():
         artifacts = config.rootpath / artifacts
@@ -178,6 +189,7 @@ def read_config(config: pytest.Config) -> FairyConfig:
         or config.getini("fairy_model")
         or (DEFAULT_CLAUDE_MODEL if brain == "claude" else None),
         max_steps=max_steps,
+        max_queued_actions=queued,
         artifacts=artifacts,
         spec_patterns=tuple(config.getini("fairy_spec_patterns")),
         explorer=ExplorerSettings(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -253,12 +254,13 @@ def fairy_brain(request: pytest.FixtureRequest, fairy_config: FairyConfig) -> Br
     if fairy_config.brain == "claude":
         from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings
 
-        claude = ClaudeBrain(
-            ClaudeSettings(
-                model=fairy_config.model or ClaudeSettings.model,
-                image_long_edge=fairy_config.explorer.llm_long_edge,
-            )
+        settings = ClaudeSettings(
+            model=fairy_config.model or ClaudeSettings.model,
+            image_long_edge=fairy_config.explorer.llm_long_edge,
         )
+        if fairy_config.max_queued_actions is not None:
+            settings = replace(settings, max_queued_actions=fairy_config.max_queued_actions)
+        claude = ClaudeBrain(settings)
         return brain_with_cache(claude, replay, spec, replays=True)
     return brain_with_cache(OfflineBrain(), replay, spec, replays=False)
 

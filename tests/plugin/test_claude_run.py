@@ -86,3 +86,24 @@ def test_unreachable_api_ends_the_item_broken_never_green(
     result.stdout.fnmatch_lines(["*delivery time: inconclusive: brain unavailable*500*"])
     status = json.loads(next((project.path / "allure-results").glob("*-result.json")).read_text())["status"]
     assert status == "broken"
+
+
+def test_ini_sets_how_many_follow_ups_one_answer_may_queue(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project.makeini("[pytest]\nfairy_max_queued_actions = 2\n")
+    with FakeMessagesAPI(responder=ScreenReader(["麦乐送", "预约送餐", "确定"])) as api:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-0000")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", api.url)
+        result = project.runpytest()
+    result.assert_outcomes(passed=1)
+    tools = {tool["name"]: tool for tool in api.bodies[0]["tools"]}
+    then = tools["next_action"]["input_schema"]["properties"]["then"]
+    assert then["description"].startswith("At most 2 actions"), then
+
+
+def test_a_negative_queue_length_is_a_usage_error(project: pytest.Pytester) -> None:
+    project.makeini("[pytest]\nfairy_max_queued_actions = -1\n")
+    result = project.runpytest()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*fairy_max_queued_actions: expected 0 or more, got -1*"])
