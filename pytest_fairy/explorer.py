@@ -24,6 +24,7 @@ from pytest_fairy.brain.base import (
     OutcomeKind,
     Plan,
     StepContext,
+    witness,
 )
 from pytest_fairy.device import Device, DeviceError
 from pytest_fairy.guard import Escape, GuardLimits, GuardVerdict, LoopGuard, VerdictKind
@@ -221,10 +222,14 @@ class Explorer:
         When the brain says the sub-feature it works on is complete and the judge agrees, the
         sub-feature is marked done and a return step (out of the dialog, or back) replaces the action,
         so the next decision starts from where the sub-feature was entered (seed 001).
+
+        The brain is told of the escapes and return steps it did not decide (`witness`), once each.
         """
         if ctx.warning is not None and ctx.warning.kind is VerdictKind.ESCAPE:
             run.escapes += 1
-            return _escape(ctx.warning, ctx)
+            escape = _escape(ctx.warning, ctx)
+            witness(self.brain, ctx, escape)
+            return escape
         decision = self.brain.decide(ctx)
         feature = decision.sub_feature
         if feature and feature != run.target.feature:
@@ -235,7 +240,9 @@ class Explorer:
                 return _defect(judgement)
             if judgement.complete:
                 run.tree.set_status(feature, FeatureStatus.DONE, judgement.reason)
-                return _return_step(ctx, f"'{feature}' is complete ({judgement.reason})")
+                way_out = _return_step(ctx, f"'{feature}' is complete ({judgement.reason})")
+                witness(self.brain, ctx, way_out)
+                return way_out
         return decision
 
     def _finish(self, run: _Run, ctx: StepContext) -> _End:

@@ -4,6 +4,10 @@ A brain plans the feature, decides the next action from a bounded context, judge
 the summary. Implementations: offline (deterministic systematic explorer), scripted (a fixed script,
 for tests and smoke flows); the Claude brain builds on the same types. Failures of a backend surface as
 `BrainError`, so the explorer can end the item inconclusive with what was seen so far.
+
+Not every step is the brain's: the explorer takes loop-guard escapes and return steps itself, and the
+caching brain serves recorded decisions without asking its live brain. A brain that keeps a memory of
+the run is told of those through the optional `Witness` methods; the others need not have them.
 """
 
 from __future__ import annotations
@@ -145,3 +149,37 @@ class Brain(Protocol):
     def summarize(self, target: Target, story: str) -> str: ...
 
     def usage(self) -> Usage: ...
+
+
+@runtime_checkable
+class Witness(Protocol):
+    """Optional beside `Brain`: a brain that wants to be told of what it did not decide itself.
+
+    Not part of `Brain`, so that brains with no memory of the run (offline, scripted, a user's) keep
+    satisfying the protocol unchanged. Callers go through `witness` / `witness_plan` below, which look
+    each method up on its own: a brain may have either.
+    """
+
+    def witness_plan(self, target: Target, plan: Plan) -> None:
+        """An exploration of `target` starts on a plan made elsewhere (replayed from a recording)."""
+
+    def witness(self, ctx: StepContext, decision: Decision) -> None:
+        """Step `ctx.step` takes `decision`, which this brain did not make: a loop-guard escape or a return
+        step (the explorer's), or a recorded decision (replayed). It comes in place of `decide`, or after
+        it when the explorer replaces the brain's decision with a return step; a `judge` of the same step
+        may come first. Told twice of one step (a replayed decision, then the return step replacing it),
+        the later decision is the one taken."""
+
+
+def witness(brain: Brain, ctx: StepContext, decision: Decision) -> None:
+    """Tell `brain` of a step it did not decide, if it has a `witness` method."""
+    told = getattr(brain, "witness", None)
+    if told is not None:
+        told(ctx, decision)
+
+
+def witness_plan(brain: Brain, target: Target, plan: Plan) -> None:
+    """Tell `brain` that an exploration starts on a plan it did not make, if it has `witness_plan`."""
+    told = getattr(brain, "witness_plan", None)
+    if told is not None:
+        told(target, plan)

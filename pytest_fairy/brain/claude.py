@@ -18,6 +18,10 @@ foreseeable stretch - the options of a group, a tour of list rows (open, back, n
 has walked before - costs one call instead of one per action. `queue_stats` says how many were taken
 and why the others were dropped.
 
+Steps the brain does not decide - the explorer's loop-guard escapes and return steps, decisions the
+caching brain replays - are shown to it through `witness` / `witness_plan` (the optional `Witness`
+methods of the brain seam): its run memory covers every step, with no call for those.
+
 The API key lives only inside the SDK client and a `_Secret` that never prints itself; messages of
 errors raised here are scrubbed of it as well.
 """
@@ -86,6 +90,7 @@ class ClaudeSettings:
     max_milestones: int = 8
     max_screen_chars: int = 6000
     max_section_chars: int = 2000
+    max_note_chars: int = 240  # the words shown beside a transition the brain did not decide
     prices: Mapping[str, Price] = field(default_factory=lambda: dict(DEFAULT_PRICES))
     cache_ttl: str = "5m"  # "5m" or "1h": the lifetime of the tools + system cache entries
     # Force the stage's tool (tool_choice type "tool"); False = "auto" and the answer is still required
@@ -114,6 +119,7 @@ class ClaudeSettings:
             jpeg_quality=self.jpeg_quality,
             max_screen_chars=self.max_screen_chars,
             max_section_chars=self.max_section_chars,
+            max_note_chars=self.max_note_chars,
         )
 
 
@@ -257,6 +263,21 @@ class ClaudeBrain:
     def judge(self, ctx: StepContext) -> Judgement:
         self._memory.observe(ctx)
         return self._ask(Stage.JUDGE, self._messages.judge(ctx, self._memory), read_judgement)
+
+    # -- what was decided elsewhere (the optional `Witness` methods): remembered, no call ----------------
+
+    def witness_plan(self, target: Target, plan: Plan) -> None:
+        """An exploration starts on a replayed plan: a fresh memory, as `plan` would start it."""
+        self._memory.reset()
+        self._queue.reset()
+
+    def witness(self, ctx: StepContext, decision: Decision) -> None:
+        """A loop-guard escape, a return step or a replayed decision: remembered like the brain's own
+        (the transition, its outcome, the decision's words), so the next prompt's counts and last
+        transitions cover every step. A plan the model queued is dropped: this is not its next action."""
+        self._memory.observe(ctx)
+        self._memory.witnessed(decision, ctx.step)
+        self._queue.interrupt(ctx, decision)
 
     def summarize(self, target: Target, story: str) -> str:
         content = self._messages.summary(target, story, self._memory)

@@ -6,7 +6,9 @@ target, the plan, the current screen (the Set-of-Mark JPEG, downscaled, and the 
 last outcome, the guard's recent states and warning, the tree summary - all bounded by the explorer - and
 the brain's own `RunMemory`: a progress summary in counts, the last `recent_k` transitions and the last
 `max_milestones` milestones. Every free text is cut to a named limit, so a huge screen or a chatty tree
-cannot blow the prompt up either.
+cannot blow the prompt up either. Steps the brain did not decide - loop-guard escapes, return steps,
+replayed decisions - reach the memory through `RunMemory.witnessed`, so its counts and transitions
+cover every step, each witnessed one marked with the words it was taken for.
 
 The other half of the brain's memory, the model's queued follow-ups, is `follow_ups.FollowUpQueue`.
 """
@@ -45,9 +47,17 @@ class ContextLimits:
     max_screen_chars: int = 6000
     max_section_chars: int = 2000  # recent states, tree summary, plan steps, guard evidence
     max_story_chars: int = 8000  # the explorer's story handed to the summary
+    max_note_chars: int = 240  # the words of a step the brain did not decide, beside its transition
 
     def __post_init__(self) -> None:
-        positive = ("recent_k", "max_milestones", "image_long_edge", "max_screen_chars", "max_section_chars")
+        positive = (
+            "recent_k",
+            "max_milestones",
+            "image_long_edge",
+            "max_screen_chars",
+            "max_section_chars",
+            "max_note_chars",
+        )
         for name in positive:
             if getattr(self, name) <= 0:
                 raise ValueError(f"ContextLimits.{name} must be positive, got {getattr(self, name)}")
@@ -73,15 +83,25 @@ def listing(items: tuple[str, ...] | list[str]) -> str:
     return ", ".join(items) if items else NONE
 
 
+def one_line(text: str, limit: int) -> str:
+    """`text` on one line, cut to `limit` characters with an ellipsis."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: max(0, limit - 3)] + "..."
+
+
 @dataclass(frozen=True, slots=True)
 class Transition:
     step: int
     action: str
     outcome: str
     reached: str
+    # Why the action was taken when the brain did not decide it ("loop guard escape: ...", "replayed:
+    # ..."): the model must not read an escape as its own choice.
+    note: str = ""
 
     def __str__(self) -> str:
-        return f"step {self.step}: {self.action} -> {self.outcome} -> {self.reached}"
+        text = f"step {self.step}: {self.action} -> {self.outcome} -> {self.reached}"
+        return f"{text} [{self.note}]" if self.note else text
 
 
 class RunMemory:
@@ -100,18 +120,22 @@ class RunMemory:
         self.current = ""
         self.rate = 0.0
         self._seen_step = 0
+        # (step, words) of the last witnessed decision, until the next step shows its outcome.
+        self._note: tuple[int, str] | None = None
 
     def observe(self, ctx: StepContext) -> None:
         """Take in what the last action did; a step seen twice (judge, then decide) counts once."""
         if ctx.step <= self._seen_step:
             return
         self._seen_step = ctx.step
+        note = self._note[1] if self._note is not None and self._note[0] == ctx.step - 1 else ""
+        self._note = None
         last = ctx.last
         if last is None:
             return
         self.counts[last.kind] += 1
         reached = f"{ctx.screen.title} ({ctx.state.name})"
-        self.transitions.append(Transition(ctx.step - 1, last.action, str(last.kind), reached))
+        self.transitions.append(Transition(ctx.step - 1, last.action, str(last.kind), reached, note))
         if last.kind is OutcomeKind.NEW_STATE:
             self._milestone(f"step {ctx.step - 1}: found new page {reached} by {last.action}")
         elif last.kind is OutcomeKind.DENIED:
@@ -120,6 +144,14 @@ class RunMemory:
     @property
     def last_step(self) -> int:
         return self._seen_step
+
+    def witnessed(self, decision: Decision, step: int) -> None:
+        """A step decided elsewhere (an escape, a return step, a replayed decision): its words go with
+        its transition, seen at the next step; its sub-feature and assessment count as the brain's own.
+        The caller has observed the step's context first, as `decide` does."""
+        if decision.reasoning:
+            self._note = (step, one_line(decision.reasoning, self.limits.max_note_chars))
+        self.decided(decision, step)
 
     def decided(self, decision: Decision, step: int) -> None:
         if decision.sub_feature:

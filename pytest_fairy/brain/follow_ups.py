@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from pytest_fairy.action import NEEDS_MARK, Action, ActionKind
 from pytest_fairy.brain.base import Decision, OutcomeKind, StepContext
+from pytest_fairy.brain.context import one_line
 from pytest_fairy.brain.tools import FollowUp, PageExpectation
 from pytest_fairy.perception.screen import Mark, Screen
 from pytest_fairy.state import StateIdentifier
@@ -33,6 +34,9 @@ def page_of(screen: Screen) -> tuple[str, ...]:
     or a revealed section changes the state id but not the page."""
     return (screen.activity, *(layer.kind.value for layer in screen.dialog_layers))
 
+
+# How much of the explorer's reason for its own action the drop note quotes.
+INTERRUPT_REASON_CHARS = 200
 
 # Labels are compared with their dynamic parts (prices, counters, times) replaced by placeholders, as
 # state ids are: the model quotes "巨无霸 ¥26.9" from one dump and the next dump says "巨无霸 ¥27.6".
@@ -124,11 +128,11 @@ class _Queued:
 class FollowUpQueue:
     """The model's queued follow-ups: the next one is taken without a call only while nothing surprised.
 
-    A surprise drops the whole queue: the explorer took another action (an escape, a return step), a
-    loop-guard warning, a denial, a failed action, an action with no effect, another page than expected
-    (or the same one when another was expected), a text that should be visible and is not, or a label
-    that is not on the screen exactly once. `note` then says why, for the model's next prompt; `stats`
-    count it.
+    A surprise drops the whole queue: the explorer took another action (an escape, a return step: told
+    through `interrupt`, else seen in the next step's outcome), a loop-guard warning, a denial, a failed
+    action, an action with no effect, another page than expected (or the same one when another was
+    expected), a text that should be visible and is not, or a label that is not on the screen exactly
+    once. `note` then says why, for the model's next prompt; `stats` count it.
     """
 
     def __init__(self) -> None:
@@ -178,14 +182,7 @@ class FollowUpQueue:
             if mark is None and follow_up.kind in NEEDS_MARK | {ActionKind.SCROLL}:
                 surprise = DropReason.LABEL, f"no single element labelled {follow_up.label!r} on this screen"
         if surprise is not None:
-            reason, why = surprise
-            self._queued = None
-            self.stats.stopped[reason] += 1
-            self.stats.dropped[reason] += len(queued.follow_ups)
-            self.note = (
-                f"Your queued plan stopped before step {queued.taken + 1}/{queued.total} "
-                f"({follow_up.describe()}): {why}. Decide afresh from this screen."
-            )
+            self._drop(queued, *surprise)
             return None
         action = Action(follow_up.kind, mark.number if mark else None, follow_up.text, follow_up.direction)
         taken = queued.taken + 1
@@ -217,6 +214,26 @@ class FollowUpQueue:
             expected=follow_up.expected,
             sub_feature=queued.decision.sub_feature,
             assessment=queued.decision.assessment,
+        )
+
+    def interrupt(self, ctx: StepContext, decision: Decision) -> None:
+        """The explorer took `decision` at this step, not the model's next queued action (a loop-guard
+        escape, a return step): the queued plan is dropped there and then, saying so. `next` would drop
+        it at the next step anyway (`OTHER_ACTION`); this way the note can say why the explorer acted."""
+        queued = self._queued
+        if queued is None:
+            return
+        taken = decision.action.describe(ctx.screen) if decision.action is not None else "nothing"
+        why = one_line(decision.reasoning, INTERRUPT_REASON_CHARS)
+        self._drop(queued, DropReason.OTHER_ACTION, f"the explorer took another action ({taken}: {why})")
+
+    def _drop(self, queued: _Queued, reason: DropReason, why: str) -> None:
+        self._queued = None
+        self.stats.stopped[reason] += 1
+        self.stats.dropped[reason] += len(queued.follow_ups)
+        self.note = (
+            f"Your queued plan stopped before step {queued.taken + 1}/{queued.total} "
+            f"({queued.follow_ups[0].describe()}): {why}. Decide afresh from this screen."
         )
 
     @staticmethod

@@ -16,6 +16,11 @@ Replayed actions are rebuilt on the current screen from the recorded element ref
 label only one mark has); a recorded action whose element is not on screen is a miss, never a tap at
 stale coordinates. Replayed decisions' reasoning starts with "replayed:", which the step record, the
 terminal and the Allure step show.
+
+The live brain is shown what it did not decide (`witness_plan` / `witness`, when it has them): the
+replayed plan and every replayed decision, and the explorer's escapes and return steps passed through.
+Replayed judgements are not passed on: a judgement changes nothing a brain remembers, and the step's
+context reaches the live brain with the step's decision.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ from pytest_fairy.brain.base import (
     Plan,
     StepContext,
     Usage,
+    witness,
+    witness_plan,
 )
 from pytest_fairy.explorer import REPLAY_PREFIX
 from pytest_fairy.perception.screen import Screen
@@ -110,6 +117,7 @@ class CachingBrain:
             else:
                 plan = old.plan.plan
                 self.replayed += 1
+                self._show_live_plan(target, plan)
         if plan is None:
             plan = self._live_brain().plan(target, screen, som_jpeg)
             self.decided += 1
@@ -128,6 +136,7 @@ class CachingBrain:
                 if replayed is not None:
                     here.decision = there.decision
                     self.replayed += 1
+                    self._show_live(ctx, replayed)
                     return replayed
         decision = self._live_brain().decide(ctx)
         self.decided += 1
@@ -176,6 +185,28 @@ class CachingBrain:
 
     def usage(self) -> Usage:
         return self.inner.usage() if self.inner is not None else Usage()
+
+    # -- what was decided elsewhere, passed on to the live brain ----------------------------------------
+
+    def witness_plan(self, target: Target, plan: Plan) -> None:
+        """A plan made outside this brain (an outer cache replayed it) reaches the live brain too."""
+        self._show_live_plan(target, plan)
+
+    def witness(self, ctx: StepContext, decision: Decision) -> None:
+        """The explorer's escapes and return steps go to the live brain as they are. They are not recorded:
+        the explorer takes them again on replay, and counting them as visits would change the keys of
+        the steps after them."""
+        self._show_live(ctx, decision)
+
+    def _show_live_plan(self, target: Target, plan: Plan) -> None:
+        if self.inner is not None:
+            witness_plan(self.inner, target, plan)
+
+    def _show_live(self, ctx: StepContext, decision: Decision) -> None:
+        """The live brain sees every step, replayed ones too: when the run leaves the recording, it
+        decides with a memory of the whole path, not from the first changed screen on."""
+        if self.inner is not None:
+            witness(self.inner, ctx, decision)
 
     # -- bookkeeping ----------------------------------------------------------------------------------
 
