@@ -6,6 +6,7 @@ the test's tmp folder and copied to `.fairy/report-check.png`.
 from __future__ import annotations
 
 import functools
+import json
 import http.server
 import re
 import shutil
@@ -141,3 +142,20 @@ def test_a_failed_item_shows_its_steps_screenshots_and_feature_tree_in_chromium(
     ARTIFACT.parent.mkdir(exist_ok=True)
     shutil.copyfile(tmp_path / "report-check.png", ARTIFACT)
     shutil.copyfile(tmp_path / "report-tree.png", ARTIFACT.with_name("report-tree.png"))
+
+
+def test_the_shipped_allurerc_groups_the_tree_by_app_then_feature(
+    report_tools: ReportTools, allure_run: AllureRun, tmp_path: Path
+) -> None:
+    shutil.copy(REPO / "allurerc.mjs", tmp_path / "allurerc.mjs")
+    generated = subprocess.run(
+        [str(report_tools.allure), "generate", str(allure_run.results), "-o", "report"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=GENERATE_SECONDS, check=False,
+    )  # fmt: skip
+    assert generated.returncode == 0, generated.stdout + generated.stderr
+    tree = json.loads((tmp_path / "report" / "widgets" / "tree.json").read_text(encoding="utf-8"))
+    groups = tree["groupsById"]
+    apps = {groups[g]["name"]: groups[g] for g in tree["root"]["groups"]}
+    assert set(apps) == {"随手记"}, apps  # the run holds example_suites/notes and example_defects
+    features = {groups[g]["name"] for g in apps["随手记"]["groups"]}
+    assert {"login", "search", "check for updates", "backup"} <= features, features
