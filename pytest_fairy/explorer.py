@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from PIL import Image
@@ -31,6 +31,7 @@ from pytest_fairy.guard import Escape, GuardLimits, GuardVerdict, LoopGuard, Ver
 from pytest_fairy.oracles import Finding, Observation, defects, done
 from pytest_fairy.perception.hierarchy import PerceptionError
 from pytest_fairy.perception.perceive import Perception, perceive
+from pytest_fairy.perception.screen import Screen
 from pytest_fairy.policy import RiskPolicy
 from pytest_fairy.record import Exploration, StepRecord, StepSink
 from pytest_fairy.spec import Oracle
@@ -50,13 +51,24 @@ class ExplorerSettings:
     guard: GuardLimits = field(default_factory=GuardLimits)
 
 
+# A second opinion on each action the risk policy let through: None lets it go, a string vetoes it (the
+# reason, fed back to the brain as a denial), an Action is taken instead.
+ActionReview = Callable[[Action, Screen, int], str | Action | None]
+# An extra defect oracle, asked on every screen: each Finding it returns fails the item.
+DefectCheck = Callable[[Observation], Iterable[Finding]]
+
+
 @dataclass(frozen=True)
 class Mission:
-    """What decides the verdict of one feature: its oracles and the risky actions it may take."""
+    """What decides the verdict of one feature: its oracles and the risky actions it may take, plus the
+    project's own additions (pytest_fairy's hooks arrive here): `checks` for more defects, `review` to
+    veto or rewrite actions."""
 
     done_when: Sequence[Oracle] = ()
     must_not: Sequence[Oracle] = ()
     policy: RiskPolicy = field(default_factory=RiskPolicy)
+    checks: Sequence[DefectCheck] = ()
+    review: ActionReview | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +181,7 @@ class Explorer:
         mission, target = run.mission, run.target
         observed = Observation(seen.screen, self.device.logcat(), state.name)
         findings = defects(mission.must_not, observed, target.package, app_name=target.app_name)
+        findings += [finding for check in mission.checks for finding in check(observed)]
         check = done(mission.done_when, observed)
         verdict = run.guard_verdict(state, outcome)
         ctx = StepContext(
@@ -273,9 +286,17 @@ class Explorer:
         screen = seen.screen
         words = action.describe(screen)
         key, denial, error = words, "", ""
+        reasoning = decision.reasoning
         try:
             key = action.key(screen)
             denial = run.mission.policy.check(action, screen) or ""
+            review = run.mission.review(action, screen, run.steps + 1) if run.mission.review else None
+            if isinstance(review, str):
+                denial = denial or f"vetoed: {review}"
+            elif isinstance(review, Action) and not denial:
+                reasoning += f" (rewritten by a hook: the brain chose {words})"
+                action, words = review, review.describe(screen)
+                key = action.key(screen)
             if not denial:
                 perform(self.device, action, screen, package=target.package, activity=target.launch_activity)
                 if self.settings.settle_seconds:
@@ -291,7 +312,7 @@ class Explorer:
             screen_text=screen.text,
             som_png=_png(seen.som.full),
             action=words,
-            reasoning=decision.reasoning,
+            reasoning=reasoning,
             expected=decision.expected,
             guard=ctx.warning.kind.value if ctx.warning else "ok",
             guard_reason=ctx.warning.reason if ctx.warning else "",

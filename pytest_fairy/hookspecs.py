@@ -7,8 +7,12 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
+    from pytest_fairy.action import Action
     from pytest_fairy.brain.base import Brain
+    from pytest_fairy.oracles import Finding, Observation
+    from pytest_fairy.perception.screen import Screen
     from pytest_fairy.record import Exploration, StepRecord
+    from pytest_fairy.report import Attachment
     from pytest_fairy.target import Target
 
 
@@ -23,3 +27,27 @@ def pytest_fairy_step(item: pytest.Item, record: StepRecord) -> None:
 
 def pytest_fairy_finished(item: pytest.Item, result: Exploration) -> None:
     """Called when the exploration of `item` ends, before its verdict is turned into a pytest outcome."""
+
+
+@pytest.hookspec(firstresult=True)
+def pytest_fairy_review_action(
+    item: pytest.Item, action: Action, screen: Screen, step: int
+) -> str | Action | None:
+    """Called before step `step` of `item` takes `action` on `screen` (after the risk policy allowed it).
+
+    Return a string to veto it: the reason is fed back to the brain as the step's denial and shown in the
+    report. Return another `Action` (by a mark number of `screen`) to take it instead. None lets it go.
+    """
+
+
+def pytest_fairy_check(item: pytest.Item, observation: Observation) -> list[Finding] | None:
+    """Called on every screen of `item`'s exploration: return the app defects you see on it.
+
+    `observation` has the `screen` (its `text`, `marks`, `find_text`...), the `logcat` since the launch and
+    the `state_name`. Each `Finding(kind, message, evidence)` fails the item, as a crash does.
+    """
+
+
+def pytest_fairy_step_attachments(item: pytest.Item, record: StepRecord) -> list[Attachment] | None:
+    """Extra attachments for the Allure step of `record` (with --alluredir): a list of
+    `pytest_fairy.report.Attachment(name, body, mime)`."""

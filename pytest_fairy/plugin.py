@@ -14,11 +14,14 @@ from typing import Any
 import pytest
 
 from pytest_fairy import hookspecs
+from pytest_fairy.action import Action
 from pytest_fairy.brain.base import Brain
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.config import FairyConfig, add_options, read_config
 from pytest_fairy.device import Device
 from pytest_fairy.explorer import Explorer, Mission
+from pytest_fairy.oracles import Finding, Observation
+from pytest_fairy.perception.screen import Screen
 from pytest_fairy.policy import RiskPolicy
 from pytest_fairy.pool import DevicePool
 from pytest_fairy.record import Exploration, StepRecord
@@ -161,7 +164,7 @@ def _explore_feature(fairy_explorer: Explorer, request: pytest.FixtureRequest) -
     )
     if chosen is not None:
         fairy_explorer.brain = chosen
-    result = fairy_explorer.explore(target, mission_of(spec, feature))
+    result = fairy_explorer.explore(target, _with_hooks(mission_of(spec, feature), request.node))
     result = review(  # the build-to-build diff against --fairy-baseline, which may fail the item
         request.node,
         result,
@@ -201,6 +204,24 @@ def target_of(spec: Spec, feature: Feature, fairy: FairyConfig) -> Target:
         token_budget=settings.budget.tokens,
         cost_budget=settings.budget.cost_usd,
     )
+
+
+def _with_hooks(mission: Mission, item: pytest.Item) -> Mission:
+    """The mission with the project's pytest_fairy_check and pytest_fairy_review_action hooks in it."""
+    hook = item.config.hook
+
+    def check(observation: Observation) -> list[Finding]:
+        return [
+            f for found in hook.pytest_fairy_check(item=item, observation=observation) for f in found or ()
+        ]
+
+    def second_opinion(action: Action, screen: Screen, step: int) -> str | Action | None:
+        verdict: str | Action | None = hook.pytest_fairy_review_action(
+            item=item, action=action, screen=screen, step=step
+        )
+        return verdict
+
+    return replace(mission, checks=(*mission.checks, check), review=second_opinion)
 
 
 def mission_of(spec: Spec, feature: Feature) -> Mission:
@@ -290,7 +311,18 @@ def fairy_explorer(
             Path(request.config.option.allure_report_dir), store.session_id, facts=brain_facts
         )
         spec_name = spec[0].path.name if spec else ""
-        sinks.append(AllureSink(spec_name=spec_name, environment=environment, device=fairy_device))
+        sinks.append(
+            AllureSink(
+                spec_name=spec_name,
+                environment=environment,
+                device=fairy_device,
+                attachments=lambda record: [
+                    extra
+                    for found in item.config.hook.pytest_fairy_step_attachments(item=item, record=record)
+                    for extra in found or ()
+                ],
+            )
+        )
     return Explorer(fairy_device, fairy_brain, settings=fairy_config.explorer, sinks=sinks)
 
 

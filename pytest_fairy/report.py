@@ -14,7 +14,8 @@ written by `finish`, which also knows the verdict and marks the step that shows 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import mimetypes
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,6 +86,15 @@ def where_shown(result: Exploration) -> str:
     return f"{seen} after step {last.step}: see the report step '{step_title(record, reached.title)}'"
 
 
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """One more file in a report step: `body` text or bytes, `mime` its type (text/plain, image/png...)."""
+
+    name: str
+    body: bytes | str
+    mime: str = "text/plain"
+
+
 class AllureSink:
     def __init__(
         self,
@@ -93,8 +103,10 @@ class AllureSink:
         environment: AllureEnvironment | None = None,
         device: Device | None = None,
         limits: ReportLimits | None = None,
+        attachments: Callable[[StepRecord], Iterable[Attachment]] | None = None,
     ) -> None:
         self.spec_name = spec_name
+        self.attachments = attachments
         self.environment = environment
         self.device = device
         self.limits = limits or ReportLimits()
@@ -184,6 +196,9 @@ class AllureSink:
                 name=f"step {record.step} screen text",
                 attachment_type=AttachmentType.TEXT,
             )
+            for extra in self.attachments(record) if self.attachments else ():
+                extension = (mimetypes.guess_extension(extra.mime) or ".bin").lstrip(".")
+                allure.attach(extra.body, name=extra.name, attachment_type=extra.mime, extension=extension)
         finally:
             plugin_manager.hook.stop_step(
                 uuid=uuid,
