@@ -46,6 +46,8 @@ class FairyConfig:
     lock_dir: Path | None = None
     device_wait: float = DEFAULT_DEVICE_WAIT
     reconnect_attempts: int = DEFAULT_RECONNECT_ATTEMPTS
+    # A lease on each real device besides this host's lock, seen by other hosts (pytest_fairy.lease).
+    device_lease: bool = True
 
     @property
     def virtual(self) -> bool:
@@ -155,6 +157,13 @@ def add_options(parser: pytest.Parser) -> None:
         "fairy_device_wait", "seconds a worker waits for a free device", default=str(DEFAULT_DEVICE_WAIT)
     )
     parser.addini(
+        "fairy_device_lease",
+        "hold each real device by a lease on the device too (/data/local/tmp/pytest_fairy.lease), so that "
+        "runs on other hosts sharing a farm's adb server leave it alone (default: true)",
+        type="bool",
+        default=True,
+    )
+    parser.addini(
         "fairy_reconnect_attempts",
         "tries to reconnect a real device that stopped answering before the item is inconclusive",
         default=str(DEFAULT_RECONNECT_ATTEMPTS),
@@ -202,7 +211,7 @@ def read_config(config: pytest.Config) -> FairyConfig:
 
 
 def _real_device_options(config: pytest.Config) -> dict[str, Any]:
-    """--fairy-adb, --fairy-matrix, --fairy-lock-dir and fairy_device_wait, checked."""
+    """--fairy-adb, --fairy-matrix, --fairy-lock-dir, fairy_device_wait and fairy_device_lease, checked."""
     option = config.option
     adb = (option.fairy_adb or config.getini("fairy_adb") or "").strip()
     host, _, port = adb.rpartition(":")
@@ -221,6 +230,7 @@ def _real_device_options(config: pytest.Config) -> dict[str, Any]:
         "lock_dir": Path(lock_dir).expanduser() if lock_dir else None,
         "device_wait": wait,
         "reconnect_attempts": _int_ini(config, "fairy_reconnect_attempts") or 0,
+        "device_lease": bool(config.getini("fairy_device_lease")),
     }
 
 

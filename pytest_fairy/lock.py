@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
+from typing import Protocol, TypeVar
 
 import filelock
 
@@ -29,6 +30,20 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 class LockTimeout(Exception):
     """No device became free before the deadline; the message names the devices and who holds them."""
+
+
+class Claim(Protocol):
+    """Something that holds a device: a `DeviceLock`, or the pool's lock-then-lease pair."""
+
+    @property
+    def key(self) -> str: ...
+
+    def try_acquire(self) -> bool: ...
+
+    def owner(self) -> str: ...
+
+
+C = TypeVar("C", bound=Claim)
 
 
 def default_lock_dir() -> Path:
@@ -101,10 +116,9 @@ class DeviceLock:
         self.release()
 
 
-def acquire_first(
-    locks: Sequence[DeviceLock], *, wait_seconds: float, poll: float = POLL_SECONDS
-) -> DeviceLock:
-    """The first of `locks` (in order of preference) that is free, waiting up to `wait_seconds` for one."""
+def acquire_first(locks: Sequence[C], *, wait_seconds: float, poll: float = POLL_SECONDS) -> C:
+    """The first of `locks` (in order of preference) that is free, waiting up to `wait_seconds` for one.
+    An error of a claim's `try_acquire` (a device that cannot be asked) ends the wait at once."""
     if not locks:
         raise LockTimeout("no devices to wait for")
     deadline = time.monotonic() + wait_seconds

@@ -62,7 +62,8 @@ def pytest_configure(config: pytest.Config) -> None:
     # The worker id from xdist's own handshake, not PYTEST_XDIST_WORKER: a pytest run inside a worker
     # (pytester, a nested suite) inherits that variable without being a worker.
     worker = workerinput.get("workerid", "") if workerinput else ""
-    config.stash[POOL_KEY] = DevicePool(fairy, config.rootpath, worker=worker)
+    # The session id also goes into the owner record of each device lease, to find the run's artifacts.
+    config.stash[POOL_KEY] = DevicePool(fairy, config.rootpath, worker=worker, session=session_id)
 
 
 def pytest_configure_node(node: Any) -> None:

@@ -2,16 +2,18 @@
 
 - Virtual devices (`virtual`, `virtual:APP.yaml`) are in-process: each worker owns its own instances, one
   per app model (as apps installed side by side on a phone), and nothing needs locking.
-- Real devices (adb serials) are leased per item under a cross-process `DeviceLock`: xdist worker gwN
-  prefers devices[N % len] and falls back to any free one, waiting up to `device_wait` seconds. The
-  connection (a `U2Device`) is kept by the worker between items; a device that was lost is dropped.
+- Real devices (adb serials) are held per item by a `DeviceClaim`: the host's cross-process `DeviceLock`,
+  then (`fairy_device_lease`, on by default) a `DeviceLease` on the device itself, which runners on other
+  hosts of a farm see too. xdist worker gwN prefers devices[N % len] and falls back to any free one,
+  waiting up to `device_wait` seconds. The connection (a `U2Device`) is kept by the worker between items;
+  a device that was lost is dropped.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,23 +21,37 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from pytest_fairy.claim import DeviceClaim
 from pytest_fairy.config import VIRTUAL, FairyConfig, is_virtual
 from pytest_fairy.device import Device, DeviceError, DeviceLost
 
 if TYPE_CHECKING:  # the driver imports adbutils and uiautomator2: only real-device runs pay for that
     from pytest_fairy.driver import AdbServerAddress, Reconnect
+    from pytest_fairy.lease import LeaseSettings
 
 # The diagnostics at session start skip their active checks (u2 server, screen) on a device another
-# run holds; they wait this long for its lock before doing so.
+# run holds (its lock here, or its lease on the device); they wait this long for it before doing so.
 DIAGNOSE_LOCK_SECONDS = 2.0
 _WORKER_NUMBER = re.compile(r"(\d+)$")
 
 
 class DevicePool:
-    def __init__(self, config: FairyConfig, rootpath: Path, *, worker: str | None = None) -> None:
+    def __init__(
+        self,
+        config: FairyConfig,
+        rootpath: Path,
+        *,
+        worker: str | None = None,
+        lease_settings: LeaseSettings | None = None,
+        session: str | None = None,
+    ) -> None:
         self.config = config
         self.rootpath = rootpath
         self.worker = os.environ.get("PYTEST_XDIST_WORKER", "") if worker is None else worker
+        # How the device leases behave (None: the defaults of pytest_fairy.lease); `session` goes into
+        # their owner records, for a person who finds a lease on a device.
+        self.lease_settings = lease_settings
+        self.session = session or uuid.uuid4().hex[:12]
         self._virtual: dict[Path, Device] = {}
         # Real devices, connected on first use; typed loosely so a virtual-only run never imports the driver.
         self._real: dict[str, Device] = {}
@@ -45,18 +61,18 @@ class DevicePool:
     def diagnose(self) -> None:
         """Check every real device before any item runs; a pytest.UsageError that says what to do."""
         from pytest_fairy.diagnostics import DeviceUnusable, diagnose
-        from pytest_fairy.lock import DeviceLock, LockTimeout, acquire_first
 
         for serial in self.config.real_devices:
-            lock = DeviceLock(self.lock_dir, self._lock_key(serial))
-            with contextlib.suppress(LockTimeout):  # another run is on it: only the passive checks
-                acquire_first([lock], wait_seconds=DIAGNOSE_LOCK_SECONDS)
+            claim = self._claim(serial)
             try:
-                device = diagnose(serial, self.adb, active=lock.held)
+                # The adb checks first: they connect a network serial, which its lease needs.
+                diagnose(serial, self.adb, active=False)
+                # Another run (this host's or another's) is on it: only the passive checks, its lease kept.
+                device = diagnose(serial, self.adb, active=True) if self._try_claim(claim) else None
             except DeviceUnusable as exc:
                 raise pytest.UsageError(f"--fairy-device {serial}: {exc}") from None
             finally:
-                lock.release()
+                claim.release()
             if device is not None:
                 device.reconnect = self._reconnect()
                 self._real[serial] = device
@@ -121,22 +137,53 @@ class DevicePool:
         # One serial can exist on two adb servers of a farm (emulator-5554 on each host).
         return f"{self.adb}/{serial}"
 
+    def _claim(self, serial: str) -> DeviceClaim:
+        from pytest_fairy.lock import DeviceLock
+
+        lease = None
+        if self.config.device_lease:
+            from pytest_fairy.lease import DeviceLease, LeaseSettings
+
+            settings = self.lease_settings or LeaseSettings()
+            worker = self.worker or "main"
+            lease = DeviceLease(serial, self.adb, settings, session=self.session, worker=worker)
+        return DeviceClaim(serial, DeviceLock(self.lock_dir, self._lock_key(serial)), lease)
+
+    def _try_claim(self, claim: DeviceClaim) -> bool:
+        """For the diagnostics: the claim if it comes within DIAGNOSE_LOCK_SECONDS. A device that cannot
+        be asked about its lease is not claimed; the checks that follow say what is wrong with it."""
+        from pytest_fairy.lock import LockTimeout, acquire_first
+
+        try:
+            acquire_first([claim], wait_seconds=DIAGNOSE_LOCK_SECONDS)
+        except (LockTimeout, DeviceError):
+            return False
+        return True
+
     @contextmanager
     def _real_lease(self, serials: list[str], *, fallback: bool) -> Iterator[Device | None]:
-        from pytest_fairy.lock import DeviceLock, acquire_first
+        from pytest_fairy.lock import acquire_first
 
         remaining = list(serials)
         failures: list[str] = []
         while remaining:
-            locks = [DeviceLock(self.lock_dir, self._lock_key(s)) for s in remaining]
-            if fallback:
-                lock = next((lock for lock in locks if lock.try_acquire()), None)
-                if lock is None:
-                    yield None
-                    return
-            else:
-                lock = acquire_first(locks, wait_seconds=self.config.device_wait)
-            serial = remaining[locks.index(lock)]
+            claims = [self._claim(s) for s in remaining]
+            try:
+                if fallback:
+                    claim = next((claim for claim in claims if claim.try_acquire()), None)
+                else:
+                    claim = acquire_first(claims, wait_seconds=self.config.device_wait)
+            except DeviceError as exc:
+                if exc.serial not in remaining:
+                    raise
+                # Its lease could not be read: down for this item, as a device that does not connect.
+                failures.append(str(exc))
+                remaining.remove(exc.serial)
+                continue
+            if claim is None:  # every one busy, and a virtual device can take the item
+                yield None
+                return
+            serial = claim.serial
             try:
                 try:
                     device = self._connected(serial)
@@ -152,7 +199,7 @@ class DevicePool:
                         _close(self._real.pop(serial, device))
                 return
             finally:
-                lock.release()
+                claim.release()
         raise DeviceLost(
             serials[0] if len(serials) == 1 else ", ".join(serials), "lease a device", "; ".join(failures)
         )

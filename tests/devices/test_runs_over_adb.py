@@ -17,6 +17,7 @@ import yaml
 from device_helpers import FOOD_APP, NOTES_APP, Farm
 from wire.wire_helpers import ServedDevice
 
+from pytest_fairy.lease import DEFAULT_LEASE_DIR, DeviceLease
 from pytest_fairy.virtual import ActionLogEntry
 
 pytestmark = pytest.mark.wire
@@ -218,6 +219,27 @@ def _session_starts(log: list[ActionLogEntry]) -> list[float]:
         for a, b in zip(log, log[1:], strict=False)
         if (a.action, b.action) == ("stop", "clear_logcat")
     ]
+
+
+def test_a_device_leased_by_another_host_is_left_alone_by_a_whole_run(
+    project: pytest.Pytester, farm: Farm
+) -> None:
+    """Another CI runner (its own lock folder, so only the lease on the device tells) holds `first`."""
+    first, second = farm.serve(FOOD_APP), farm.serve(FOOD_APP)
+    other_host = DeviceLease(first.serial, farm.address, session="other-runner")
+    assert other_host.try_acquire()
+    try:
+        result = project.runpytest(
+            "example_suites/food", "-k", "ordering or pickup", *device_args(farm, first, second)
+        )
+        result.assert_outcomes(passed=2)
+        assert not [e for e in first.device.action_log if e.action in ITEM_ACTIONS]
+        assert len(_session_starts(second.device.action_log)) == 2
+        still = other_host.holder()
+        assert still is not None and still.session == "other-runner" and other_host.held
+        assert second.server.system.fs.stat(DEFAULT_LEASE_DIR) is None  # the run released its lease
+    finally:
+        other_host.release()
 
 
 def test_matrix_mode_runs_every_feature_on_every_device(project: pytest.Pytester, farm: Farm) -> None:

@@ -106,6 +106,36 @@ def test_file_commands_on_the_memory_file_system(sh: ShellRunner) -> None:
     assert sh("md5 /none")[2] == "md5: /none: No such file or directory\n"
 
 
+def test_mkdir_of_an_existing_path_fails_as_toybox_does(sh: ShellRunner) -> None:
+    assert sh("mkdir /data/local/tmp/held") == (0, "", "")
+    assert sh("mkdir /data/local/tmp/held") == (1, "", "mkdir: '/data/local/tmp/held': File exists\n")
+    assert sh("mkdir -p /data/local/tmp/held")[0] == 0  # -p: an existing directory is fine
+    # every operand is tried; the status says whether one failed
+    assert sh("mkdir /data/local/tmp/held /data/local/tmp/other; ls /data/local/tmp/other")[1] == ""
+    assert sh("mkdir /data/local/tmp/held /data/local/tmp/third")[0] == 1
+    assert sh("ls -d /data/local/tmp/third")[0] == 0
+    assert sh("mkdir /data/local/tmp/none/x") == (1, "", "mkdir: '/data/local/tmp/none/x': No such file or directory\n")
+    assert sh("mkdir") == (1, "", "mkdir: Needs 1 argument\n")
+    assert sh("toybox mkdir /data/local/tmp/held")[2] == "mkdir: '/data/local/tmp/held': File exists\n"
+    assert sh("rm -r /data/local/tmp/held && mkdir /data/local/tmp/held")[0] == 0
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.sampled_from(["mkdir", "rm"]), max_size=12))
+def test_mkdir_is_a_test_and_set(ops: list[str]) -> None:
+    """mkdir succeeds exactly when the directory is not there: what pytest_fairy's device lease relies on."""
+    run = ShellRunner(AndroidSystem(VirtualDevice(FOOD_APP, latency=False)))
+    there = False
+    for op in ops:
+        status = run(f"{op} {'-r ' if op == 'rm' else ''}/data/local/tmp/lease")[0]
+        if op == "mkdir":
+            assert (status == 0) == (not there)
+            there = True
+        else:
+            assert (status == 0) == there
+            there = False
+
+
 def test_settings_and_ime(sh: ShellRunner) -> None:
     assert sh("settings get secure default_input_method")[1] == "com.android.inputmethod.latin/.LatinIME\n"
     assert sh("settings put system show_touches 1; settings get system show_touches")[1] == "1\n"

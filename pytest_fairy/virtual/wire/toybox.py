@@ -102,10 +102,20 @@ def rm(inv: Invocation) -> int:
 
 
 def mkdir(inv: Invocation) -> int:
+    # Toybox quotes the path (`mkdir: '/x': File exists`) and goes on with the other operands. Tools use
+    # the failure of mkdir on an existing directory as an atomic test-and-set (pytest_fairy's lease).
     flags, paths = split_flags(inv.args[1:])
+    if not paths:
+        inv.error("mkdir: Needs 1 argument")
+        return 1
+    status = 0
     for path in paths:
-        inv.system.fs.mkdir(path, parents="p" in flags)
-    return 0
+        try:
+            inv.system.fs.mkdir(path, parents="p" in flags)
+        except FileSystemError as exc:
+            inv.error(f"mkdir: '{path}': {exc.reason}")
+            status = 1
+    return status
 
 
 def touch(inv: Invocation) -> int:

@@ -1,0 +1,96 @@
+"""A real device held for one item: this host's lock, then the lease on the device itself.
+
+The lock (pytest_fairy.lock) keeps this host's processes apart and costs nothing but a file; the lease
+(pytest_fairy.lease) is what runners on other hosts of a farm see. `DevicePool` claims devices through
+this, and a device either is held by both or by neither.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from typing import TYPE_CHECKING
+
+from pytest_fairy.device import DeviceError
+
+if TYPE_CHECKING:
+    from pytest_fairy.lease import DeviceLease
+    from pytest_fairy.lock import DeviceLock
+
+
+class DeviceClaim:
+    """A real device held for one item: the host's `DeviceLock` first (cheap; this host's processes), then
+    the `DeviceLease` on the device (other hosts), when leases are on. Released in reverse order.
+
+    The device is asked at most every `lease.settings.poll` seconds (an adb round trip, maybe to another
+    host); the lock file is tried at every poll of `acquire_first`.
+    """
+
+    def __init__(self, serial: str, lock: DeviceLock, lease: DeviceLease | None) -> None:
+        self.serial = serial
+        self.lock = lock
+        self.lease = lease
+        self._next_ask = 0.0
+        self._busy_on_device = False
+
+    @property
+    def key(self) -> str:
+        return self.lock.key
+
+    @property
+    def held(self) -> bool:
+        return self.lock.held and (self.lease is None or self.lease.held)
+
+    def try_acquire(self) -> bool:
+        """Both, or neither. DeviceError when the device cannot be asked about its lease."""
+        if self.held:
+            return True
+        if self.lease is not None and time.monotonic() < self._next_ask:
+            return False
+        if not self.lock.try_acquire():
+            self._busy_on_device = False
+            return False
+        if self.lease is None:
+            return True
+        try:
+            if self.lease.try_acquire():
+                return True
+        except DeviceError:
+            self.lock.release()
+            raise
+        self.lock.release()
+        self._busy_on_device = True
+        self._next_ask = time.monotonic() + self.lease.settings.poll
+        return False
+
+    def owner(self) -> str:
+        if self._busy_on_device and self.lease is not None:
+            return f"{self.lease.owner()}, by its lease on the device"
+        return self.lock.owner()
+
+    def release(self) -> None:
+        """The lease, then the lock. A lease that cannot be removed is a warning, not an error of the item:
+        it expires by itself."""
+        try:
+            if self.lease is not None:
+                self._release_lease(self.lease)
+        finally:
+            self.lock.release()
+
+    @staticmethod
+    def _release_lease(lease: DeviceLease) -> None:
+        from pytest_fairy.lease import LeaseWarning
+
+        try:
+            lease.release()
+        except DeviceError as exc:
+            warnings.warn(
+                f"{exc}; it expires by itself within {lease.settings.ttl:.0f}s", LeaseWarning, stacklevel=2
+            )
+        if lease.lost:
+            warnings.warn(
+                f"device {lease.serial}: the lease on the device stopped being ours during the item "
+                f"({lease.lost}); another host may have driven it too",
+                LeaseWarning,
+                stacklevel=2,
+            )

@@ -1,0 +1,386 @@
+"""`DeviceLease`: a device held on the device itself, so that runners on different hosts see each other.
+
+A `DeviceLock` (pytest_fairy/lock.py) only excludes processes of one machine. Two CI runners that point
+`--fairy-adb farm-1:5037` at the same phones need a mark that both can see: a directory on the device,
+made with `mkdir` (atomic: the one whose `mkdir` succeeds owns the lease), holding an owner record that
+a heartbeat renews:
+
+    /data/local/tmp/pytest_fairy.lease/
+        owner              {"expires": 1767225690.0, "host": "ci-7", "pid": 4242, "worker": "gw1", ...}
+        takeover-TOKEN     left by whoever took over the expired lease whose record had TOKEN
+
+A lease whose expiry passed (its holder died, or lost the network) may be taken over. Taking over is a
+second `mkdir`, of `takeover-TOKEN` inside the lease: two hosts that found the same expired record race on
+that one name and only one wins, and a late taker that still has an old TOKEN in mind cannot touch a newer
+holder's lease (its record carries another token). The winner writes its record and reads it back.
+
+    with DeviceLease("R58M123ABC", AdbServerAddress.parse("farm-1:5037")):
+        ...  # no other host drives R58M123ABC
+
+Expiries are host UTC epoch seconds, so the hosts' clocks must agree to within `ttl - heartbeat` (60 s by
+default): NTP does that.
+"""
+
+from __future__ import annotations
+
+import atexit
+import io
+import json
+import os
+import posixpath
+import socket
+import threading
+import time
+import uuid
+import weakref
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from types import TracebackType
+
+import adbutils
+
+from pytest_fairy.device import DeviceError
+from pytest_fairy.driver import AdbServerAddress
+
+DEFAULT_LEASE_DIR = "/data/local/tmp/pytest_fairy.lease"
+OWNER_FILE = "owner"
+TAKEOVER_PREFIX = "takeover-"
+# The holder's record lives this long unless renewed: what another host waits after a holder dies.
+DEFAULT_TTL_SECONDS = 90.0
+# How often a waiting worker asks the device again: each ask is an adb round trip, maybe to another host.
+DEFAULT_POLL_SECONDS = 1.0
+# One lease command (mkdir, push, cat, rm): a device that does not answer must not hang the worker.
+DEFAULT_COMMAND_SECONDS = 10.0
+_EXISTS = "File exists"
+_MISSING = "No such file or directory"
+_ADB_ERRORS: tuple[type[BaseException], ...] = (adbutils.AdbError, OSError)
+
+
+class LeaseTimeout(Exception):
+    """A lease that is held by someone else (raised by `with DeviceLease(...)`)."""
+
+
+class LeaseWarning(UserWarning):
+    """A lease that could not be removed (it expires by itself), or that stopped being ours mid-item."""
+
+
+@dataclass(frozen=True)
+class LeaseSettings:
+    """The limits of a lease. `heartbeat` (None: `ttl / 3`) must be well below `ttl`: a record is renewed
+    `ttl / heartbeat` times before it could expire."""
+
+    ttl: float = DEFAULT_TTL_SECONDS
+    heartbeat: float | None = None
+    poll: float = DEFAULT_POLL_SECONDS
+    command_timeout: float = DEFAULT_COMMAND_SECONDS
+    path: str = DEFAULT_LEASE_DIR
+
+    def __post_init__(self) -> None:
+        if not 0 < self.heartbeat_seconds < self.ttl:
+            raise ValueError(
+                f"a lease needs 0 < heartbeat < ttl: heartbeat {self.heartbeat_seconds}, ttl {self.ttl}"
+            )
+
+    @property
+    def heartbeat_seconds(self) -> float:
+        return self.ttl / 3 if self.heartbeat is None else self.heartbeat
+
+
+@dataclass(frozen=True)
+class LeaseRecord:
+    """Who holds a lease and until when. `token` is unique per acquisition; `namespace` says where `pid`
+    is meaningful (boot id and pid namespace; "" where /proc does not tell)."""
+
+    host: str
+    pid: int
+    worker: str
+    session: str
+    token: str
+    expires: float
+    namespace: str = ""
+
+    def to_bytes(self) -> bytes:
+        return (json.dumps(asdict(self), sort_keys=True) + "\n").encode()
+
+    @classmethod
+    def parse(cls, data: bytes) -> LeaseRecord:
+        """ValueError on anything but a whole record (a record being rewritten reads as a partial one)."""
+        try:
+            fields = json.loads(data)
+            return cls(
+                host=str(fields["host"]),
+                pid=int(fields["pid"]),
+                worker=str(fields["worker"]),
+                session=str(fields["session"]),
+                token=str(fields["token"]),
+                expires=float(fields["expires"]),
+                namespace=str(fields.get("namespace", "")),
+            )
+        except (ValueError, TypeError, KeyError) as exc:
+            raise ValueError(f"not a lease record: {data[:80]!r}") from exc
+
+    def holder_died(self) -> bool:
+        """The holder was a process of this machine (same pid namespace) that is no longer running: its
+        lease is free at once rather than after its expiry (a SIGKILLed run, an xdist worker that crashed)."""
+        if not self.namespace or self.namespace != process_namespace() or self.host != socket.gethostname():
+            return False
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return True
+        except OSError:  # EPERM: it exists, under another user
+            return False
+        return False
+
+    def describe(self, now: float) -> str:
+        left = self.expires - now
+        when = f"expires in {left:.0f}s" if left >= 0 else f"expired {-left:.0f}s ago"
+        return f"pid {self.pid} on {self.host} ({self.worker or 'main'}, session {self.session}), {when}"
+
+
+def process_namespace() -> str:
+    """Where a pid names this process: the boot id and the pid namespace ("" where /proc does not tell).
+    Two containers with one hostname (host networking) are told apart by the namespace."""
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+        return f"{boot}/{os.readlink('/proc/self/ns/pid')}"
+    except OSError:
+        return ""
+
+
+@dataclass(eq=False)  # identity: held leases are kept in a WeakSet
+class DeviceLease:
+    """The lease of one device on one adb server. Construction does no I/O.
+
+    `held` while this object holds it; `lost` says why a held lease stopped being ours (taken over after
+    our heartbeat could not renew it, or removed by hand), "" otherwise.
+    """
+
+    serial: str
+    adb: AdbServerAddress
+    settings: LeaseSettings = field(default_factory=LeaseSettings)
+    session: str = ""
+    worker: str = ""
+    lost: str = field(default="", init=False)
+    _record: LeaseRecord | None = field(default=None, init=False, repr=False)
+    _seen: LeaseRecord | None = field(default=None, init=False, repr=False)
+    _unowned_since: float | None = field(default=None, init=False, repr=False)
+    _stop: threading.Event = field(default_factory=threading.Event, init=False, repr=False)
+    _heartbeat: threading.Thread | None = field(default=None, init=False, repr=False)
+    _client: adbutils.AdbClient | None = field(default=None, init=False, repr=False)
+    # Between the heartbeat's renewal and release: once released, a late renewal must not revive the record.
+    _guard: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+
+    @property
+    def held(self) -> bool:
+        return self._record is not None and not self.lost
+
+    @property
+    def owner_path(self) -> str:
+        return posixpath.join(self.settings.path, OWNER_FILE)
+
+    # ---- acquire / release -------------------------------------------------------------------------
+
+    def try_acquire(self) -> bool:
+        """Take the lease if it is free or expired right now. DeviceError when the device cannot be asked."""
+        if self.held:
+            return True
+        doing = "take the device lease"
+        self._require_server(doing)
+        made = self._shell(["mkdir", self.settings.path], doing)
+        if made.returncode == 0:
+            return self._claim(doing)
+        if _EXISTS not in made.output:
+            raise DeviceError(
+                self.serial,
+                doing,
+                f"mkdir {self.settings.path}: {made.output.strip()} (fairy_device_lease = false holds "
+                "devices by this host's locks only)",
+            )
+        record = self._read(doing)
+        self._seen = record
+        if record is None:
+            return self._take_unowned(doing)
+        if record.expires >= time.time() and not record.holder_died():
+            return False
+        marker = posixpath.join(self.settings.path, TAKEOVER_PREFIX + record.token)
+        taken = self._shell(["mkdir", marker], "take over an expired device lease")
+        if taken.returncode != 0:
+            if _EXISTS in taken.output or _MISSING in taken.output:
+                return False  # another host took it over first, or its holder released it meanwhile
+            raise DeviceError(self.serial, "take over an expired device lease", taken.output.strip())
+        return self._claim("take over an expired device lease")
+
+    def release(self) -> None:
+        """Stop renewing and remove the lease if it is still ours. DeviceError when the device cannot be
+        reached (the lease then expires by itself after `ttl`); bounded by the command timeout."""
+        with self._guard:
+            record, self._record = self._record, None
+            self._stop.set()
+        if self._heartbeat is not None:
+            # The heartbeat may be inside one command: wait for it, so it cannot write after the removal.
+            self._heartbeat.join(self.settings.command_timeout)
+            self._heartbeat = None
+        _HELD.discard(self)
+        if record is None or self.lost:
+            return
+        doing = "release the device lease"
+        self._require_server(doing)
+        current = self._read(doing)
+        if current is None or current.token != record.token:
+            self.lost = "someone else's lease was on the device at release" if current else "gone at release"
+            return
+        removed = self._shell(["rm", "-r", self.settings.path], doing)
+        if removed.returncode != 0:
+            raise DeviceError(self.serial, doing, f"rm -r {self.settings.path}: {removed.output.strip()}")
+
+    def holder(self) -> LeaseRecord | None:
+        """The record on the device now (None: no lease, or one whose record is being written)."""
+        doing = "read the device lease"
+        self._require_server(doing)
+        return self._read(doing)
+
+    def owner(self) -> str:
+        """Who held the lease when this object last looked, for the message of a worker that waits in vain."""
+        if self._seen is None:
+            return "unknown (a lease without an owner record)"
+        return self._seen.describe(time.time())
+
+    def __enter__(self) -> DeviceLease:
+        if not self.try_acquire():
+            raise LeaseTimeout(f"device {self.serial}: leased by {self.owner()}")
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.release()
+
+    # ---- plumbing ----------------------------------------------------------------------------------
+
+    def _claim(self, doing: str) -> bool:
+        """Write our record into the lease just made, and read it back: a racing taker may have won."""
+        record = LeaseRecord(
+            host=socket.gethostname(),
+            pid=os.getpid(),
+            worker=self.worker,
+            session=self.session,
+            token=uuid.uuid4().hex,
+            expires=time.time() + self.settings.ttl,
+            namespace=process_namespace(),
+        )
+        self._push(record, doing)
+        back = self._read(doing)
+        self._seen = back
+        if back is None or back.token != record.token:
+            return False
+        self._record, self.lost, self._unowned_since = record, "", None
+        self._stop = threading.Event()
+        self._heartbeat = threading.Thread(
+            target=self._beat, args=(self._stop,), name=f"fairy-lease-{self.serial}", daemon=True
+        )
+        self._heartbeat.start()
+        _HELD.add(self)
+        return True
+
+    def _take_unowned(self, doing: str) -> bool:
+        """A lease directory without a readable record: one being written or rewritten (wait), or one
+        whose holder died between its mkdir and its record. After `ttl` of seeing no record it is removed
+        and made again; mkdir still lets only one taker through."""
+        now = time.monotonic()
+        if self._unowned_since is None:
+            self._unowned_since = now
+        if now - self._unowned_since < self.settings.ttl:
+            return False
+        self._unowned_since = None
+        self._shell(["rm", "-r", self.settings.path], "remove a device lease without an owner")
+        made = self._shell(["mkdir", self.settings.path], doing)
+        return made.returncode == 0 and self._claim(doing)
+
+    def _beat(self, stop: threading.Event) -> None:
+        """Renew our record every `heartbeat` seconds until released, or until it is no longer ours."""
+        while not stop.wait(self.settings.heartbeat_seconds):
+            record = self._record
+            if record is None:
+                return
+            doing = "renew the device lease"
+            try:
+                self._require_server(doing)
+                current = self._read(doing)
+                if current is None or current.token != record.token:
+                    self.lost = (
+                        f"taken over by {current.describe(time.time())}"
+                        if current
+                        else "removed from the device"
+                    )
+                    return
+                renewed = replace(record, expires=time.time() + self.settings.ttl)
+                if stop.is_set():
+                    return
+                self._push(renewed, doing)
+                with self._guard:
+                    if stop.is_set():
+                        return
+                    self._record = renewed
+            except DeviceError as exc:
+                # Unreachable for now: keep trying until the record expires; after that it may be taken.
+                if time.time() > record.expires:
+                    self.lost = f"not renewed before it expired: {exc.reason}"
+                    return
+
+    def _read(self, doing: str) -> LeaseRecord | None:
+        result = self._shell(["cat", self.owner_path], doing)
+        if result.returncode != 0:
+            if _MISSING in result.output:
+                return None
+            raise DeviceError(self.serial, doing, f"cat {self.owner_path}: {result.output.strip()}")
+        try:
+            return LeaseRecord.parse(result.output.encode())
+        except ValueError:
+            return None
+
+    def _push(self, record: LeaseRecord, doing: str) -> None:
+        try:
+            self._device().sync.push(io.BytesIO(record.to_bytes()), self.owner_path, mode=0o644)
+        except _ADB_ERRORS as exc:
+            raise DeviceError(self.serial, doing, f"push {self.owner_path}: {_reason(exc)}") from exc
+
+    def _shell(self, args: list[str], doing: str) -> adbutils.ShellReturn:
+        try:
+            # A list: adbutils quotes every word (shlex), nothing here is spliced into a command line.
+            return self._device().shell2(args, timeout=self.settings.command_timeout)
+        except _ADB_ERRORS as exc:
+            raise DeviceError(self.serial, doing, f"{args[0]}: {_reason(exc)}") from exc
+
+    def _require_server(self, doing: str) -> None:
+        # adbutils answers a refused connection by starting an adb server of its own: never let it.
+        if not self.adb.reachable(timeout=self.settings.command_timeout):
+            raise DeviceError(self.serial, doing, f"no adb server answers at {self.adb}")
+
+    def _device(self) -> adbutils.AdbDevice:
+        if self._client is None:
+            self._client = adbutils.AdbClient(
+                host=self.adb.host, port=self.adb.port, socket_timeout=self.settings.command_timeout
+            )
+        return self._client.device(self.serial)
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else 'no message'}"
+
+
+# Leases still held when the interpreter exits (an item interrupted past its finally): released then, so
+# other hosts need not wait for the expiry. A worker killed outright leaves its lease to expire.
+_HELD: weakref.WeakSet[DeviceLease] = weakref.WeakSet()
+
+
+def _release_held() -> None:
+    for lease in list(_HELD):
+        try:
+            lease.release()
+        except DeviceError:
+            continue  # unreachable at exit: the record expires by itself after its ttl
+
+
+atexit.register(_release_held)
