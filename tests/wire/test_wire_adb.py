@@ -48,6 +48,16 @@ def test_exit_codes_over_shell_v1_and_v2(served: ServedDevice) -> None:
     assert device.shell2("true && echo yes || echo no").output == "yes\n"
 
 
+def test_push_makes_missing_parent_folders_as_adbd_does(served: ServedDevice) -> None:
+    device = served.adb_device()
+    device.sync.push(b"deep", "/data/local/tmp/a/b/c.txt")
+    assert device.sync.read_bytes("/data/local/tmp/a/b/c.txt") == b"deep"
+    assert device.shell2(["ls", "-d", "/data/local/tmp/a/b"]).returncode == 0
+    # A file where a folder should be is still an error.
+    with pytest.raises(adbutils.AdbError):  # adbutils says only FAIL
+        device.sync.push(b"x", "/data/local/tmp/a/b/c.txt/d.txt")
+
+
 def test_push_pull_round_trip_and_md5sum(served: ServedDevice, tmp_path: os.PathLike[str]) -> None:
     device = served.adb_device()
     payload = os.urandom(200_000)  # several DATA chunks and several WRTE packets

@@ -8,6 +8,7 @@ prints as `adb: error: ...`.
 from __future__ import annotations
 
 import errno
+import posixpath
 import stat
 import struct
 import zlib
@@ -140,6 +141,8 @@ class SyncService:
                 raise StreamClosed("sync: bad SEND sequence")
         try:
             mode = int(mode_text) if mode_text.isdigit() else 0o644
+            # As adbd's handle_send_file does (secure_mkdirs): missing parent folders are made.
+            self.fs.mkdir(posixpath.dirname(posixpath.normpath(path)) or "/", parents=True)
             self.fs.write(path, bytes(data), mode=mode & 0o7777, mtime=value or None)
         except FileSystemError as exc:
             self._fail(stream, f"failed to write {path}: {exc.reason}")
