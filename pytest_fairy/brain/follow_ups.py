@@ -52,18 +52,29 @@ def _static(label: str) -> str:
     return normal if any(c.isalnum() for c in _PLACEHOLDER.sub("", normal)) else ""
 
 
+# A label found inside a longer one must say this much (a CJK character counts 2): "我" must not find
+# "我的", nor "OK" "Book now".
+MIN_PART_WEIGHT = 4
+
+
+def _weight(text: str) -> int:
+    return sum(2 if ord(c) > 0x2E80 else 1 for c in text if not c.isspace())
+
+
 def find_label(screen: Screen, label: str) -> Mark | None:
-    """The one mark labelled `label`: exactly, else as the only one containing it, else the same with
-    prices, counters and times ignored on both sides. None if no tier finds exactly one (ambiguous or
-    absent): a follow-up never guesses between elements."""
+    """The one mark labelled `label`: exactly, else (for a label that says enough) as the only one
+    containing it, else the same with prices, counters and times ignored on both sides. None if no tier
+    finds exactly one (ambiguous or absent): a follow-up never guesses between elements."""
     wanted = label.strip()
     static = _static(wanted)
-    tiers = [
-        lambda m: m.label.strip() == wanted,
-        lambda m: wanted.casefold() in m.label.casefold(),
-    ]
+    partial = _weight(wanted) >= MIN_PART_WEIGHT
+    tiers = [lambda m: m.label.strip() == wanted]
+    if partial:
+        tiers.append(lambda m: wanted.casefold() in m.label.casefold())
     if static:
-        tiers += [lambda m: _static(m.label) == static, lambda m: static in _static(m.label)]
+        tiers.append(lambda m: _static(m.label) == static)
+        if partial:
+            tiers.append(lambda m: static in _static(m.label))
     for tier in tiers:
         matches = [m for m in screen.marks if tier(m)]
         if len(matches) == 1:

@@ -35,6 +35,14 @@ DIALOG_TITLE = "请选择您的送达时间"
 # -- labels whose dynamic parts moved -----------------------------------------------------------------
 
 
+def test_a_short_label_is_never_found_inside_a_longer_one() -> None:
+    screen = screen_of(button("我的", 0), button("会员码", 1), button("Book now", 2), button("Address", 3))
+    for short in ("我", "码", "OK", "Add"):
+        assert find_label(screen, short) is None, short
+    assert find_label(screen, "会员") is not None  # two CJK characters say enough
+    assert find_label(screen_of(button("OK", 0), button("Book now", 1)), "OK") is not None  # exact
+
+
 def test_a_label_quoted_with_an_old_price_or_count_still_finds_its_element() -> None:
     screen = screen_of(button("巨无霸 ¥27.6", 0), button("麦香鱼 ¥18.0", 1), button("积分 105", 2),
                        button("购物车 (2)", 3))
