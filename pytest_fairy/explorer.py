@@ -51,6 +51,11 @@ class ExplorerSettings:
     guard: GuardLimits = field(default_factory=GuardLimits)
 
 
+class HookError(Exception):
+    """A project's check or review (pytest_fairy's hooks) raised or answered nonsense: the item ends
+    inconclusive with what was seen so far, never passed."""
+
+
 # A second opinion on each action the risk policy let through: None lets it go, a string vetoes it (the
 # reason, fed back to the brain as a denial), an Action is taken instead.
 ActionReview = Callable[[Action, Screen, int], str | Action | None]
@@ -143,6 +148,8 @@ class Explorer:
             return _End(Verdict.INCONCLUSIVE, f"brain unavailable: {exc}")
         except PerceptionError as exc:
             return _End(Verdict.INCONCLUSIVE, f"could not read the screen: {exc}")
+        except HookError as exc:
+            return _End(Verdict.INCONCLUSIVE, str(exc))
         finally:
             run.flush(self.sinks, None, "")
 
@@ -290,13 +297,15 @@ class Explorer:
         try:
             key = action.key(screen)
             denial = run.mission.policy.check(action, screen) or ""
-            review = run.mission.review(action, screen, run.steps + 1) if run.mission.review else None
-            if isinstance(review, str):
-                denial = denial or f"vetoed: {review}"
-            elif isinstance(review, Action) and not denial:
+            review = run.mission.review if not denial else None  # asked only of what the policy allows
+            second = review(action, screen, run.steps + 1) if review is not None else None
+            if isinstance(second, str):
+                denial = f"vetoed: {second or '(no reason given)'}"
+            elif second is not None:
                 reasoning += f" (rewritten by a hook: the brain chose {words})"
-                action, words = review, review.describe(screen)
+                action, words = second, second.describe(screen)
                 key = action.key(screen)
+                denial = run.mission.policy.check(action, screen) or ""  # a rewrite obeys the policy too
             if not denial:
                 perform(self.device, action, screen, package=target.package, activity=target.launch_activity)
                 if self.settings.settle_seconds:
@@ -397,13 +406,14 @@ class _Run:
         self.attempt: _Attempt | None = None
         self.pending: StepRecord | None = None
         self.change: RecordResult | None = None
-        # Screens (state and content) already judged "not yet" while the done-when oracles held: the
-        # same screen gets the same answer, and a queued plan can pass one several times.
-        self.judged: set[tuple[str, str]] = set()
+        # Screens (state and content) already judged "not yet" while the done-when oracles held, with
+        # how many states were known then: the same screen with nothing new found since gets the same
+        # answer (a queued plan can pass one several times), but new ground may change the judge's mind.
+        self.judged: set[tuple[str, str, int]] = set()
 
     def judge_due(self, state: StateId) -> bool:
-        """Whether the judge should look at this screen: once per screen while the oracles hold."""
-        screen = (state.key, state.content_hash)
+        """Whether the judge should look at this screen: once per screen and per progress made."""
+        screen = (state.key, state.content_hash, len(self.tree.states))
         due = screen not in self.judged
         self.judged.add(screen)
         return due

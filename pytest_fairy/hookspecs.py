@@ -36,7 +36,8 @@ def pytest_fairy_review_action(
     """Called before step `step` of `item` takes `action` on `screen` (after the risk policy allowed it).
 
     Return a string to veto it: the reason is fed back to the brain as the step's denial and shown in the
-    report. Return another `Action` (by a mark number of `screen`) to take it instead. None lets it go.
+    report. Return another `Action` (by a mark number of `screen`) to take it instead: the risk policy
+    checks it too. None lets it go. A hook that raises ends the item inconclusive.
     """
 
 

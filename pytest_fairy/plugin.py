@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from pytest_fairy.brain.base import Brain
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.config import FairyConfig, add_options, read_config
 from pytest_fairy.device import Device
-from pytest_fairy.explorer import Explorer, Mission
+from pytest_fairy.explorer import Explorer, HookError, Mission
 from pytest_fairy.oracles import Finding, Observation
 from pytest_fairy.perception.screen import Screen
 from pytest_fairy.policy import RiskPolicy
@@ -212,17 +213,33 @@ def _with_hooks(mission: Mission, item: pytest.Item) -> Mission:
     hook = item.config.hook
 
     def check(observation: Observation) -> list[Finding]:
-        return [
-            f for found in hook.pytest_fairy_check(item=item, observation=observation) for f in found or ()
-        ]
+        with _hook_errors("pytest_fairy_check"):
+            found = hook.pytest_fairy_check(item=item, observation=observation)
+        findings = [finding for findings in found for finding in findings or ()]
+        if not all(isinstance(f, Finding) for f in findings):
+            raise HookError(f"a pytest_fairy_check hook returned {findings!r}: expected a list of Finding")
+        return findings
 
     def second_opinion(action: Action, screen: Screen, step: int) -> str | Action | None:
-        verdict: str | Action | None = hook.pytest_fairy_review_action(
-            item=item, action=action, screen=screen, step=step
-        )
+        with _hook_errors("pytest_fairy_review_action"):
+            verdict = hook.pytest_fairy_review_action(item=item, action=action, screen=screen, step=step)
+        if verdict is not None and not isinstance(verdict, str | Action):
+            raise HookError(
+                f"a pytest_fairy_review_action hook returned {verdict!r}: expected a reason (str) to veto, "
+                "an Action to take instead, or None"
+            )
         return verdict
 
     return replace(mission, checks=(*mission.checks, check), review=second_opinion)
+
+
+@contextmanager
+def _hook_errors(name: str) -> Iterator[None]:
+    """A project's hook that raises ends the item inconclusive, its steps and tree kept, not lost."""
+    try:
+        yield
+    except Exception as exc:
+        raise HookError(f"a {name} hook raised {type(exc).__name__}: {exc}") from exc
 
 
 def mission_of(spec: Spec, feature: Feature) -> Mission:

@@ -6,11 +6,14 @@ from pathlib import Path
 
 import pytest
 
+from pytest_fairy.action import Action, ActionKind
 from pytest_fairy.brain.base import BrainError, Decision, Judgement, Plan, StepContext, Usage
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.brain.scripted import ScriptedBrain
 from pytest_fairy.device import DeviceError
-from pytest_fairy.explorer import Explorer, Mission
+from pytest_fairy.explorer import Explorer, HookError, Mission
+from pytest_fairy.oracles import Finding, Observation
+from pytest_fairy.perception.screen import Screen
 from pytest_fairy.policy import RiskPolicy
 from pytest_fairy.record import Exploration, StepRecord
 from pytest_fairy.spec import Oracle, OracleKind
@@ -295,3 +298,39 @@ def test_completed_sub_feature_gets_a_return_step_and_is_marked_done(food: Virtu
     assert third.action is not None and third.action.endswith("确定")
     assert "+dlg_" not in third.reached
     assert result.tree.feature("delivery-time dialog").status is FeatureStatus.DONE
+
+
+def test_a_review_is_asked_only_what_the_policy_allows_and_its_rewrite_obeys_the_policy(
+    food: VirtualDevice,
+) -> None:
+    asked: list[int] = []
+
+    def review(action: Action, screen: Screen, step: int) -> str | Action | None:
+        asked.append(step)
+        if step == 3:  # the brain backs out of the coupons; the review would subscribe instead
+            return Action(ActionKind.TAP, next(m for m in screen.marks if m.label == "订阅").number)
+        return None
+
+    sink = Collect()
+    script = ["tap 优惠券", "tap 订阅", "back"]
+    Explorer(food, ScriptedBrain(script), sinks=[sink]).explore(food_target(), Mission(review=review))
+    assert 2 not in asked, "step 2 (tap 订阅) was denied by the policy: no second opinion asked"
+    assert asked[:2] == [1, 3]
+    rewritten = sink.steps[2]
+    assert rewritten.action is not None and rewritten.action.endswith("订阅")
+    assert "rewritten by a hook: the brain chose back" in rewritten.reasoning
+    assert rewritten.denial.startswith("denied: '订阅' looks like a purchase action")
+
+
+def test_a_raising_check_ends_the_run_inconclusive_with_what_was_seen(food: VirtualDevice) -> None:
+    def check(observation: Observation) -> list[Finding]:
+        if observation.screen.find_text("订阅"):
+            raise HookError("a pytest_fairy_check hook raised KeyError: 'x'")
+        return []
+
+    sink = Collect()
+    result = Explorer(food, ScriptedBrain(["tap 优惠券", "back"]), sinks=[sink]).explore(
+        food_target(), Mission(checks=(check,))
+    )
+    assert result.verdict is Verdict.INCONCLUSIVE and "hook raised KeyError" in result.reason
+    assert len(sink.steps) == 1 and sink.results == [result] and result.tree.states

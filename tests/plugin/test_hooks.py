@@ -109,3 +109,25 @@ def pytest_fairy_step_attachments(item, record):
         assert len(notes) == 1 and notes[0]["type"] == "text/plain", step["attachments"]
         body = (results / notes[0]["source"]).read_text(encoding="utf-8")
         assert " on state_" in body and notes[0]["source"].endswith(".txt")
+
+
+def test_a_hook_that_raises_ends_its_item_inconclusive_with_its_artifacts(project: pytest.Pytester) -> None:
+    project.makeconftest(
+        """
+def pytest_fairy_check(item, observation):
+    if "productmdslist" in observation.state_name:
+        raise KeyError("menu")
+"""
+    )
+    result = project.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*delivery time: inconclusive: a pytest_fairy_check hook raised KeyError: 'menu'*"])
+    sessions = [p for p in (project.path / ".fairy" / "sessions").iterdir() if p.is_dir()]
+    assert list(sessions[0].glob("*/tree.json")) and list(sessions[0].glob("*/result.json"))
+
+
+def test_a_review_answering_nonsense_is_named(project: pytest.Pytester) -> None:
+    project.makeconftest("def pytest_fairy_review_action(item, action, screen, step):\n    return False\n")
+    result = project.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*a pytest_fairy_review_action hook returned False: expected a reason*"])
