@@ -17,21 +17,35 @@ if TYPE_CHECKING:
     from pytest_fairy.lease import DeviceLease
     from pytest_fairy.lock import DeviceLock
 
+# While waiting for a device, an adb error in asking about its lease counts as "busy, ask again" (a
+# farm host's adb server that hiccups); this many in a row and the device is down for the item.
+LEASE_ERROR_LIMIT = 3
+
 
 class DeviceClaim:
     """A real device held for one item: the host's `DeviceLock` first (cheap; this host's processes), then
     the `DeviceLease` on the device (other hosts), when leases are on. Released in reverse order.
 
     The device is asked at most every `lease.settings.poll` seconds (an adb round trip, maybe to another
-    host); the lock file is tried at every poll of `acquire_first`.
+    host); the lock file is tried at every poll of `acquire_first`. A device that cannot be asked is
+    asked again at the next poll, up to `error_limit` times in a row.
     """
 
-    def __init__(self, serial: str, lock: DeviceLock, lease: DeviceLease | None) -> None:
+    def __init__(
+        self,
+        serial: str,
+        lock: DeviceLock,
+        lease: DeviceLease | None,
+        *,
+        error_limit: int = LEASE_ERROR_LIMIT,
+    ) -> None:
         self.serial = serial
         self.lock = lock
         self.lease = lease
+        self.error_limit = error_limit
         self._next_ask = 0.0
         self._busy_on_device = False
+        self._errors: list[DeviceError] = []  # the consecutive ones, the latest last
 
     @property
     def key(self) -> str:
@@ -42,7 +56,8 @@ class DeviceClaim:
         return self.lock.held and (self.lease is None or self.lease.held)
 
     def try_acquire(self) -> bool:
-        """Both, or neither. DeviceError when the device cannot be asked about its lease."""
+        """Both, or neither. DeviceError when the device could not be asked about its lease `error_limit`
+        times in a row (fewer: False, as for a busy device)."""
         if self.held:
             return True
         if self.lease is not None and time.monotonic() < self._next_ask:
@@ -53,11 +68,18 @@ class DeviceClaim:
         if self.lease is None:
             return True
         try:
-            if self.lease.try_acquire():
-                return True
-        except DeviceError:
+            taken = self.lease.try_acquire()
+        except DeviceError as exc:
             self.lock.release()
-            raise
+            self._errors.append(exc)
+            if len(self._errors) >= self.error_limit:
+                raise
+            self._busy_on_device = True
+            self._next_ask = time.monotonic() + self.lease.settings.poll
+            return False
+        self._errors.clear()
+        if taken:
+            return True
         self.lock.release()
         self._busy_on_device = True
         self._next_ask = time.monotonic() + self.lease.settings.poll
@@ -65,6 +87,8 @@ class DeviceClaim:
 
     def owner(self) -> str:
         if self._busy_on_device and self.lease is not None:
+            if self._errors:
+                return f"unknown: its lease could not be read ({self._errors[-1]})"
             return f"{self.lease.owner()}, by its lease on the device"
         return self.lock.owner()
 

@@ -8,11 +8,20 @@ a heartbeat renews:
     /data/local/tmp/pytest_fairy.lease/
         owner              {"expires": 1767225690.0, "host": "ci-7", "pid": 4242, "worker": "gw1", ...}
         takeover-TOKEN     left by whoever took over the expired lease whose record had TOKEN
+        takeover-unowned   left by whoever took over a lease directory that had no record
 
 A lease whose expiry passed (its holder died, or lost the network) may be taken over. Taking over is a
 second `mkdir`, of `takeover-TOKEN` inside the lease: two hosts that found the same expired record race on
-that one name and only one wins, and a late taker that still has an old TOKEN in mind cannot touch a newer
-holder's lease (its record carries another token). The winner writes its record and reads it back.
+that one name and only one wins. The winner reads the record again before writing its own, so a late
+taker that still has an old TOKEN in mind backs off from a newer holder's lease (its record carries
+another token); then it writes its record and reads it back. A directory without a record (its holder
+died between its `mkdir` and its record) is taken the same way, through `takeover-unowned`, once this
+process has seen it without a record for a whole `ttl`.
+
+A holder renews its record only while the record still has `renew_margin` seconds left: one whose
+renewals stalled past that (a slow network) marks its lease lost rather than overwrite the record of a
+host that may have taken it over meanwhile. The renewal's last check and its push are one critical
+section with `release()`, so no renewal lands after the release removed the lease.
 
     with DeviceLease("R58M123ABC", AdbServerAddress.parse("farm-1:5037")):
         ...  # no other host drives R58M123ABC
@@ -51,6 +60,7 @@ DEFAULT_TTL_SECONDS = 90.0
 DEFAULT_POLL_SECONDS = 1.0
 # One lease command (mkdir, push, cat, rm): a device that does not answer must not hang the worker.
 DEFAULT_COMMAND_SECONDS = 10.0
+UNOWNED_MARKER = TAKEOVER_PREFIX + "unowned"
 _EXISTS = "File exists"
 _MISSING = "No such file or directory"
 _ADB_ERRORS: tuple[type[BaseException], ...] = (adbutils.AdbError, OSError)
@@ -74,16 +84,31 @@ class LeaseSettings:
     poll: float = DEFAULT_POLL_SECONDS
     command_timeout: float = DEFAULT_COMMAND_SECONDS
     path: str = DEFAULT_LEASE_DIR
+    # A renewal is pushed only while the record has this long left (None: the heartbeat, at most half
+    # of what a record has left at a renewal on time): a push that lands after the expiry could overwrite
+    # the record of a host that took the lease over.
+    renew_margin: float | None = None
 
     def __post_init__(self) -> None:
         if not 0 < self.heartbeat_seconds < self.ttl:
             raise ValueError(
                 f"a lease needs 0 < heartbeat < ttl: heartbeat {self.heartbeat_seconds}, ttl {self.ttl}"
             )
+        if not 0 <= self.renew_margin_seconds < self.ttl - self.heartbeat_seconds:
+            raise ValueError(
+                "a lease needs 0 <= renew_margin < ttl - heartbeat: renew_margin "
+                f"{self.renew_margin_seconds}, ttl {self.ttl}, heartbeat {self.heartbeat_seconds}"
+            )
 
     @property
     def heartbeat_seconds(self) -> float:
         return self.ttl / 3 if self.heartbeat is None else self.heartbeat
+
+    @property
+    def renew_margin_seconds(self) -> float:
+        if self.renew_margin is not None:
+            return self.renew_margin
+        return min(self.heartbeat_seconds, (self.ttl - self.heartbeat_seconds) / 2)
 
 
 @dataclass(frozen=True)
@@ -148,6 +173,31 @@ def process_namespace() -> str:
         return ""
 
 
+class OwnerlessSightings:
+    """When this process first saw each lease directory without an owner record. Kept apart from the
+    `DeviceLease` objects because the pool makes a new one per item: a countdown that started over with
+    each would never reach the `ttl` under a short fairy_device_wait, and the directory would block the
+    device for good."""
+
+    def __init__(self) -> None:
+        self._since: dict[tuple[str, str, str], float] = {}
+        self._lock = threading.Lock()
+
+    def seconds_seen(self, key: tuple[str, str, str], now: float) -> float:
+        """How long `key` (adb server, serial, lease path) has been seen with no record; 0 at first sight."""
+        with self._lock:
+            return now - self._since.setdefault(key, now)
+
+    def forget(self, key: tuple[str, str, str]) -> None:
+        """A record was seen (or written): the next ownerless sighting starts a new countdown."""
+        with self._lock:
+            self._since.pop(key, None)
+
+
+# Shared by every lease of this process: see OwnerlessSightings.
+OWNERLESS = OwnerlessSightings()
+
+
 @dataclass(eq=False)  # identity: held leases are kept in a WeakSet
 class DeviceLease:
     """The lease of one device on one adb server. Construction does no I/O.
@@ -161,14 +211,15 @@ class DeviceLease:
     settings: LeaseSettings = field(default_factory=LeaseSettings)
     session: str = ""
     worker: str = ""
+    ownerless: OwnerlessSightings = field(default_factory=lambda: OWNERLESS, repr=False)
     lost: str = field(default="", init=False)
     _record: LeaseRecord | None = field(default=None, init=False, repr=False)
     _seen: LeaseRecord | None = field(default=None, init=False, repr=False)
-    _unowned_since: float | None = field(default=None, init=False, repr=False)
     _stop: threading.Event = field(default_factory=threading.Event, init=False, repr=False)
     _heartbeat: threading.Thread | None = field(default=None, init=False, repr=False)
     _client: adbutils.AdbClient | None = field(default=None, init=False, repr=False)
-    # Between the heartbeat's renewal and release: once released, a late renewal must not revive the record.
+    # Held by the heartbeat from its last check through its push, and by release() while it marks the
+    # lease released: a renewal either lands before release() removes the lease or not at all.
     _guard: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     @property
@@ -178,6 +229,10 @@ class DeviceLease:
     @property
     def owner_path(self) -> str:
         return posixpath.join(self.settings.path, OWNER_FILE)
+
+    @property
+    def _where(self) -> tuple[str, str, str]:
+        return (str(self.adb), self.serial, self.settings.path)
 
     # ---- acquire / release -------------------------------------------------------------------------
 
@@ -189,7 +244,7 @@ class DeviceLease:
         self._require_server(doing)
         made = self._shell(["mkdir", self.settings.path], doing)
         if made.returncode == 0:
-            return self._claim(doing)
+            return self._claim(doing, undo=["rm", "-r", self.settings.path])
         if _EXISTS not in made.output:
             raise DeviceError(
                 self.serial,
@@ -201,24 +256,21 @@ class DeviceLease:
         self._seen = record
         if record is None:
             return self._take_unowned(doing)
+        self.ownerless.forget(self._where)
         if record.expires >= time.time() and not record.holder_died():
             return False
-        marker = posixpath.join(self.settings.path, TAKEOVER_PREFIX + record.token)
-        taken = self._shell(["mkdir", marker], "take over an expired device lease")
-        if taken.returncode != 0:
-            if _EXISTS in taken.output or _MISSING in taken.output:
-                return False  # another host took it over first, or its holder released it meanwhile
-            raise DeviceError(self.serial, "take over an expired device lease", taken.output.strip())
-        return self._claim("take over an expired device lease")
+        marker = TAKEOVER_PREFIX + record.token
+        return self._take_over(marker, record.token, "take over an expired device lease")
 
     def release(self) -> None:
         """Stop renewing and remove the lease if it is still ours. DeviceError when the device cannot be
         reached (the lease then expires by itself after `ttl`); bounded by the command timeout."""
+        # Waits for a renewal being pushed (bounded by the command timeout); any later one sees the stop.
         with self._guard:
             record, self._record = self._record, None
             self._stop.set()
         if self._heartbeat is not None:
-            # The heartbeat may be inside one command: wait for it, so it cannot write after the removal.
+            # Only tidiness: the guard above already keeps its pushes from landing after the removal.
             self._heartbeat.join(self.settings.command_timeout)
             self._heartbeat = None
         _HELD.discard(self)
@@ -258,8 +310,10 @@ class DeviceLease:
 
     # ---- plumbing ----------------------------------------------------------------------------------
 
-    def _claim(self, doing: str) -> bool:
-        """Write our record into the lease just made, and read it back: a racing taker may have won."""
+    def _claim(self, doing: str, *, undo: list[str]) -> bool:
+        """Write our record into the lease just made (or taken over), and read it back: a racing taker may
+        have won. When the device fails us midway, `undo` (a command) removes what we made, so that no
+        half-made lease blocks the device."""
         record = LeaseRecord(
             host=socket.gethostname(),
             pid=os.getpid(),
@@ -269,12 +323,17 @@ class DeviceLease:
             expires=time.time() + self.settings.ttl,
             namespace=process_namespace(),
         )
-        self._push(record, doing)
-        back = self._read(doing)
+        try:
+            self._push(record, doing)
+            back = self._read(doing)
+        except DeviceError as exc:
+            self._undo(undo, exc)
+            raise
         self._seen = back
         if back is None or back.token != record.token:
             return False
-        self._record, self.lost, self._unowned_since = record, "", None
+        self._record, self.lost = record, ""
+        self.ownerless.forget(self._where)
         self._stop = threading.Event()
         self._heartbeat = threading.Thread(
             target=self._beat, args=(self._stop,), name=f"fairy-lease-{self.serial}", daemon=True
@@ -283,19 +342,42 @@ class DeviceLease:
         _HELD.add(self)
         return True
 
+    def _undo(self, command: list[str], failure: DeviceError) -> None:
+        """Best effort: the device that just failed may fail this too; the lease then waits for a taker."""
+        try:
+            self._shell(command, "remove a half-made device lease")
+        except DeviceError as exc:
+            failure.add_note(f"and its half-made lease stayed on the device: {exc.reason}")
+
     def _take_unowned(self, doing: str) -> bool:
         """A lease directory without a readable record: one being written or rewritten (wait), or one
-        whose holder died between its mkdir and its record. After `ttl` of seeing no record it is removed
-        and made again; mkdir still lets only one taker through."""
-        now = time.monotonic()
-        if self._unowned_since is None:
-            self._unowned_since = now
-        if now - self._unowned_since < self.settings.ttl:
+        whose holder died between its mkdir and its record: taken once this process has seen it without
+        a record for a `ttl` (across its `DeviceLease` objects, see OwnerlessSightings)."""
+        if self.ownerless.seconds_seen(self._where, time.monotonic()) < self.settings.ttl:
             return False
-        self._unowned_since = None
-        self._shell(["rm", "-r", self.settings.path], "remove a device lease without an owner")
-        made = self._shell(["mkdir", self.settings.path], doing)
-        return made.returncode == 0 and self._claim(doing)
+        return self._take_over(UNOWNED_MARKER, None, "take over a device lease without an owner")
+
+    def _take_over(self, marker_name: str, token: str | None, doing: str) -> bool:
+        """Win `marker_name` inside the lease (mkdir: one taker only), then make sure the lease is still the
+        one that was judged free (expired record `token`, or None: no record) before writing our record:
+        meanwhile its holder may have released it and a new holder made it again."""
+        marker = posixpath.join(self.settings.path, marker_name)
+        taken = self._shell(["mkdir", marker], doing)
+        if taken.returncode != 0:
+            if _EXISTS in taken.output or _MISSING in taken.output:
+                return False  # another host took it over first, or its holder released it meanwhile
+            raise DeviceError(self.serial, doing, f"mkdir {marker}: {taken.output.strip()}")
+        try:
+            current = self._read(doing)
+        except DeviceError as exc:
+            self._undo(["rmdir", marker], exc)
+            raise
+        if (current.token if current else None) != token:
+            self._seen = current
+            # Not the lease we judged: leave it to its holder (the marker stays as a trace of the attempt,
+            # inside a directory whose holder removes it at release).
+            return False
+        return self._claim(doing, undo=["rmdir", marker])
 
     def _beat(self, stop: threading.Event) -> None:
         """Renew our record every `heartbeat` seconds until released, or until it is no longer ours."""
@@ -314,17 +396,23 @@ class DeviceLease:
                         else "removed from the device"
                     )
                     return
-                renewed = replace(record, expires=time.time() + self.settings.ttl)
-                if stop.is_set():
-                    return
-                self._push(renewed, doing)
                 with self._guard:
                     if stop.is_set():
                         return
+                    # Checked right before the push: the read above may have been slow.
+                    left = record.expires - time.time()
+                    if left <= self.settings.renew_margin_seconds:
+                        self.lost = (
+                            f"not renewed in time: {left:.1f}s left of its record, another host may take "
+                            "it over"
+                        )
+                        return
+                    renewed = replace(record, expires=time.time() + self.settings.ttl)
+                    self._push(renewed, doing)
                     self._record = renewed
             except DeviceError as exc:
-                # Unreachable for now: keep trying until the record expires; after that it may be taken.
-                if time.time() > record.expires:
+                # Unreachable for now: keep trying while the record could still be renewed in time.
+                if time.time() > record.expires - self.settings.renew_margin_seconds:
                     self.lost = f"not renewed before it expired: {exc.reason}"
                     return
 

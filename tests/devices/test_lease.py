@@ -23,17 +23,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 from wire.wire_helpers import ServedDevice, free_port
 
-from pytest_fairy.claim import DeviceClaim
+from pytest_fairy.claim import LEASE_ERROR_LIMIT, DeviceClaim
 from pytest_fairy.config import FairyConfig, read_config
-from pytest_fairy.device import DeviceError
+from pytest_fairy.device import DeviceError, DeviceLost
 from pytest_fairy.driver import AdbServerAddress
 from pytest_fairy.lease import (
     DEFAULT_LEASE_DIR,
+    UNOWNED_MARKER,
     DeviceLease,
     LeaseRecord,
     LeaseSettings,
     LeaseTimeout,
     LeaseWarning,
+    OwnerlessSightings,
     process_namespace,
 )
 from pytest_fairy.lock import LockTimeout
@@ -189,7 +191,8 @@ def test_a_lease_from_another_machine_is_not_judged_by_our_pids(farm: Farm, food
 
 
 def test_a_live_lease_is_renewed_and_never_taken_over_across_several_ttls(farm: Farm, food: ServedDevice) -> None:
-    settings = LeaseSettings(ttl=1.5, heartbeat=0.2, poll=0.05, command_timeout=5.0)
+    # A TTL well above the heartbeat: a busy CI machine may stall a beat for a second.
+    settings = LeaseSettings(ttl=2.5, heartbeat=0.2, poll=0.05, command_timeout=5.0)
     holder, other = lease(farm, food, settings, worker="gw0"), lease(farm, food, settings, worker="gw1")
     assert holder.try_acquire()
     try:
@@ -239,7 +242,7 @@ def test_a_lease_without_an_owner_record_is_taken_after_a_ttl_of_seeing_none(far
     assert not taker.try_acquire()  # maybe a record being written: not at first sight
     until(taker.try_acquire, seconds=40 * settings.ttl, what="the ownerless lease taken")
     try:
-        assert on_device(food) == ["owner"]
+        assert on_device(food) == ["owner", UNOWNED_MARKER]
     finally:
         taker.release()
 
@@ -426,3 +429,181 @@ def test_the_ini_key_turns_leases_off(pytester: pytest.Pytester) -> None:
     off = read_config(pytester.parseconfigure("--fairy-device=emulator-5554"))
     assert off.device_lease is False
     assert DevicePool(off, REPO)._claim("emulator-5554").lease is None
+
+
+# ---- races found in review --------------------------------------------------------------------------
+
+
+def test_a_heartbeat_whose_renewal_stalled_past_the_expiry_gives_the_lease_up(farm: Farm, food: ServedDevice) -> None:
+    settings = LeaseSettings(ttl=1.0, heartbeat=0.2, poll=0.05, command_timeout=5.0)
+    holder, taker = lease(farm, food, settings, worker="H"), lease(farm, food, settings, worker="T")
+    assert holder.try_acquire()
+    read, resume, stalled = holder._read, threading.Event(), threading.Event()
+
+    def stalling_read(doing: str) -> LeaseRecord | None:
+        current = read(doing)
+        if doing == "renew the device lease" and not stalled.is_set():
+            stalled.set()
+            resume.wait(10)  # the heartbeat's round trip is slow (network): its record expires meanwhile
+        return current
+
+    holder._read = stalling_read  # type: ignore[method-assign]
+    try:
+        until(stalled.is_set, seconds=10, what="a renewal stalled")
+        until(taker.try_acquire, seconds=10, what="the expired lease taken over")
+        resume.set()
+        until(lambda: bool(holder.lost), seconds=10, what="the stalled holder giving the lease up")
+        assert "not renewed in time" in holder.lost and not holder.held
+        on = taker.holder()
+        assert on is not None and on.worker == "T" and taker.held
+    finally:
+        resume.set()
+        taker.release()
+        holder.release()
+    assert on_device(food) == []
+
+
+def test_a_renewal_in_flight_at_release_cannot_bring_the_lease_back(farm: Farm, food: ServedDevice) -> None:
+    settings = LeaseSettings(ttl=5.0, heartbeat=0.2, poll=0.05, command_timeout=1.0)
+    holder, other = lease(farm, food, settings, worker="H"), lease(farm, food, settings, worker="O")
+    assert holder.try_acquire()
+    push, pushing = holder._push, threading.Event()
+
+    def slow_push(record: LeaseRecord, doing: str) -> None:
+        if doing == "renew the device lease":
+            pushing.set()
+            time.sleep(1.5)  # longer than release's join of the heartbeat (command_timeout)
+        push(record, doing)
+
+    holder._push = slow_push  # type: ignore[method-assign]
+    until(pushing.is_set, seconds=5, what="a renewal in its push")
+    holder.release()
+    time.sleep(2 * settings.heartbeat_seconds)  # room for a stray renewal to land, were one left
+    assert on_device(food) == []
+    with other:
+        assert other.held
+
+
+def test_of_two_takers_of_an_ownerless_lease_only_one_holds(farm: Farm, food: ServedDevice) -> None:
+    plant(food, None)
+    settings = LeaseSettings(ttl=5.0, heartbeat=2.0, poll=0.05, command_timeout=5.0)
+    watched = OwnerlessSightings()
+    watched.seconds_seen((str(farm.address), food.serial, DEFAULT_LEASE_DIR), time.monotonic() - 10)
+    a = DeviceLease(food.serial, farm.address, settings, worker="A", ownerless=watched)
+    b = DeviceLease(food.serial, farm.address, settings, worker="B", ownerless=watched)
+    shell = b._shell
+
+    def b_shell(args: list[str], doing: str) -> object:
+        if args[0] == "mkdir" and args[1].endswith(UNOWNED_MARKER):
+            assert a.try_acquire()  # A's whole takeover lands between B's read and B's mkdir
+        return shell(args, doing)
+
+    b._shell = b_shell  # type: ignore[method-assign,assignment]
+    try:
+        assert not b.try_acquire()
+        assert a.held and not a.lost
+        on = a.holder()
+        assert on is not None and on.worker == "A"
+        assert on_device(food) == ["owner", UNOWNED_MARKER]
+    finally:
+        b.release()
+        a.release()
+    assert on_device(food) == []
+
+
+def test_a_late_taker_with_an_old_token_leaves_a_newer_holders_lease_alone(farm: Farm, food: ServedDevice) -> None:
+    stale = record(expires=time.time() - 5, token="d" * 32)
+    plant(food, stale)
+    late, newer = lease(farm, food, worker="late"), lease(farm, food, worker="newer")
+    shell = late._shell
+
+    def late_shell(args: list[str], doing: str) -> object:
+        if args[0] == "mkdir" and args[1].endswith(f"takeover-{stale.token}"):
+            # Meanwhile the stale lease went (removed by hand) and another host leased the device anew.
+            food.adb_device().shell2(["rm", "-r", DEFAULT_LEASE_DIR])
+            assert newer.try_acquire()
+        return shell(args, doing)
+
+    late._shell = late_shell  # type: ignore[method-assign,assignment]
+    try:
+        assert not late.try_acquire()
+        on = newer.holder()
+        assert on is not None and on.worker == "newer" and on.token == newer._record.token  # type: ignore[union-attr]
+    finally:
+        late.release()
+        newer.release()
+
+
+def test_an_ownerless_lease_is_taken_although_each_item_waits_less_than_a_ttl(farm: Farm, tmp_path: Path) -> None:
+    only = farm.serve(FOOD_APP)
+    plant(only, None)
+    host = pool(farm, tmp_path / "a", only, device_wait=0.5)  # QUICK.ttl is 2 s: four items' waits
+    refused = 0
+    try:
+        for _ in range(20):  # a safety net against a hang: each item waits 0.5 s
+            try:
+                with host.lease(None) as device:
+                    assert device.serial == only.serial
+                    break
+            except LockTimeout:
+                refused += 1
+        else:
+            raise AssertionError("the ownerless lease was never taken")
+    finally:
+        host.close()
+    assert refused >= 1  # not at first sight: it may be a record being written
+    assert on_device(only) == []
+
+
+def test_a_lease_whose_record_cannot_be_written_is_removed_again(farm: Farm, food: ServedDevice) -> None:
+    broken = lease(farm, food)
+
+    def failing_push(record: LeaseRecord, doing: str) -> None:
+        raise DeviceError(food.serial, doing, "push: the connection dropped")
+
+    broken._push = failing_push  # type: ignore[method-assign]
+    with pytest.raises(DeviceError, match="the connection dropped"):
+        broken.try_acquire()
+    assert on_device(food) == [] and not broken.held
+    with lease(farm, food) as next_one:  # free at once, not after a ttl of an ownerless directory
+        assert next_one.held
+
+
+def test_a_host_waiting_for_a_device_asks_again_after_an_adb_error(
+    farm: Farm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    only = farm.serve(FOOD_APP)
+    ask = DeviceLease.try_acquire
+    errors: list[int] = []
+
+    def hiccup(self: DeviceLease) -> bool:
+        if len(errors) < LEASE_ERROR_LIMIT - 1:  # one short of the limit: the device is not given up
+            errors.append(1)
+            raise DeviceError(self.serial, "take the device lease", "cat: adb server hiccup")
+        return ask(self)
+
+    monkeypatch.setattr(DeviceLease, "try_acquire", hiccup)
+    host = pool(farm, tmp_path / "a", only, device_wait=30)
+    try:
+        with host.lease(None) as device:
+            assert device.serial == only.serial
+    finally:
+        host.close()
+    assert len(errors) == LEASE_ERROR_LIMIT - 1
+
+
+def test_a_device_whose_lease_cannot_be_read_time_after_time_is_down_for_the_item(
+    farm: Farm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    only = farm.serve(FOOD_APP)
+    asked: list[int] = []
+
+    def always_failing(self: DeviceLease) -> bool:
+        asked.append(1)
+        raise DeviceError(self.serial, "take the device lease", "cat: device offline")
+
+    monkeypatch.setattr(DeviceLease, "try_acquire", always_failing)
+    host = pool(farm, tmp_path / "a", only, device_wait=30)
+    with pytest.raises(DeviceLost, match=rf"{only.serial}.*device offline"), host.lease(None):
+        pass
+    assert len(asked) == LEASE_ERROR_LIMIT
