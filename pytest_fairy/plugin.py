@@ -167,6 +167,7 @@ def _explore_feature(fairy_explorer: Explorer, request: pytest.FixtureRequest) -
     if chosen is not None:
         fairy_explorer.brain = chosen
     result = fairy_explorer.explore(target, _with_hooks(mission_of(spec, feature), request.node))
+    result = distrust_if_shared(result, request.config.stash[POOL_KEY].lease_lost(fairy_explorer.device))
     result = review(  # the build-to-build diff against --fairy-baseline, which may fail the item
         request.node,
         result,
@@ -185,6 +186,15 @@ def _explore_feature(fairy_explorer: Explorer, request: pytest.FixtureRequest) -
         raise AppDefect(f"{result.reason}\n({where_shown(result)})" + (f"\n{evidence}" if evidence else ""))
     if result.verdict is Verdict.INCONCLUSIVE:
         raise Inconclusive(f"{result.reason} ({where_shown(result)})")
+
+
+def distrust_if_shared(result: Exploration, lease_lost: str) -> Exploration:
+    """A pass seen while the device's lease was lost (another host may have tapped the same phone)
+    proves nothing: inconclusive. A defect found stays a failure: its evidence is the app's own."""
+    if not lease_lost or result.verdict is not Verdict.PASSED:
+        return result
+    reason = f"the device's lease was lost during the run ({lease_lost}); another host may have driven it"
+    return replace(result, verdict=Verdict.INCONCLUSIVE, reason=reason)
 
 
 def target_of(spec: Spec, feature: Feature, fairy: FairyConfig) -> Target:

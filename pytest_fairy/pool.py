@@ -53,6 +53,8 @@ class DevicePool:
         self.lease_settings = lease_settings
         self.session = session or uuid.uuid4().hex[:12]
         self._virtual: dict[Path, Device] = {}
+        # The claims of the real devices leased right now, by serial.
+        self._held: dict[str, DeviceClaim] = {}
         # Real devices, connected on first use; typed loosely so a virtual-only run never imports the driver.
         self._real: dict[str, Device] = {}
 
@@ -102,6 +104,12 @@ class DevicePool:
                 yield self._virtual_device(self._app_model(virtual[0], app_model))  # type: ignore[arg-type]
             else:
                 yield device
+
+    def lease_lost(self, device: Device) -> str:
+        """Why the lease on `device` stopped being this run's while it was held ("" if it did not): another
+        host may have driven the device meanwhile, so what the item saw cannot be trusted."""
+        claim = self._held.get(device.serial)
+        return claim.lease.lost if claim is not None and claim.lease is not None else ""
 
     def close(self) -> None:
         for device in self._real.values():
@@ -192,9 +200,11 @@ class DevicePool:
                     failures.append(str(exc))
                     remaining.remove(serial)
                     continue
+                self._held[serial] = claim
                 try:
                     yield device
                 finally:
+                    self._held.pop(serial, None)
                     if getattr(device, "lost", False):
                         _close(self._real.pop(serial, device))
                 return

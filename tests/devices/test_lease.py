@@ -607,3 +607,42 @@ def test_a_device_whose_lease_cannot_be_read_time_after_time_is_down_for_the_ite
     with pytest.raises(DeviceLost, match=rf"{only.serial}.*device offline"), host.lease(None):
         pass
     assert len(asked) == LEASE_ERROR_LIMIT
+
+
+def test_a_lease_lost_while_an_item_runs_is_reported_by_the_pool(farm: Farm, tmp_path: Path) -> None:
+    first = farm.serve(FOOD_APP)
+    host = pool(farm, tmp_path / "a", first, device_wait=0)
+    try:
+        with pytest.warns(LeaseWarning, match="stopped being ours"), host.lease(None) as device:
+            assert host.lease_lost(device) == ""
+            first.adb_device().shell(["rm", "-r", DEFAULT_LEASE_DIR])  # someone cleared it by hand
+            deadline = time.monotonic() + 10 * QUICK.heartbeat_seconds
+            while not host.lease_lost(device) and time.monotonic() < deadline:
+                time.sleep(QUICK.heartbeat_seconds / 2)
+            assert host.lease_lost(device), "the heartbeat noticed nothing"
+        assert host.lease_lost(device) == "", "only while it is held"
+    finally:
+        host.close()
+
+
+def test_a_pass_seen_while_the_lease_was_lost_is_inconclusive_but_a_defect_stays_a_failure() -> None:
+    from dataclasses import replace
+
+    from pytest_fairy.brain.scripted import ScriptedBrain
+    from pytest_fairy.explorer import Explorer, Mission
+    from pytest_fairy.plugin import distrust_if_shared
+    from pytest_fairy.spec import Oracle, OracleKind
+    from pytest_fairy.target import Target
+    from pytest_fairy.verdict import Verdict
+    from pytest_fairy.virtual import VirtualDevice
+
+    target = Target(app_name="麦当劳", package="com.mcdonalds.gma.cn", feature="menu", goal="open 麦乐送")
+    passed = Explorer(VirtualDevice(FOOD_APP, latency=False), ScriptedBrain(["tap 麦乐送"])).explore(
+        target, Mission(done_when=(Oracle(kind=OracleKind.VISIBLE, value="请选择您的送达时间"),))
+    )
+    assert passed.verdict is Verdict.PASSED, passed.reason
+    assert distrust_if_shared(passed, "") is passed
+    shared = distrust_if_shared(passed, "the record on the device is not ours")
+    assert shared.verdict is Verdict.INCONCLUSIVE and "another host may have driven it" in shared.reason
+    failed = replace(passed, verdict=Verdict.FAILED, reason="app crashed")
+    assert distrust_if_shared(failed, "the record on the device is not ours") is failed
