@@ -17,6 +17,7 @@ from pytest_fairy.perception.screen import Screen
 from pytest_fairy.policy import RiskPolicy
 from pytest_fairy.record import Exploration, StepRecord
 from pytest_fairy.spec import Oracle, OracleKind
+from pytest_fairy.state import StateId
 from pytest_fairy.target import Target
 from pytest_fairy.verdict import Verdict
 from pytest_fairy.virtual import VirtualDevice
@@ -334,3 +335,17 @@ def test_a_raising_check_ends_the_run_inconclusive_with_what_was_seen(food: Virt
     )
     assert result.verdict is Verdict.INCONCLUSIVE and "hook raised KeyError" in result.reason
     assert len(sink.steps) == 1 and sink.results == [result] and result.tree.states
+
+
+def test_a_screen_is_judged_once_per_progress_made() -> None:
+    from pytest_fairy.explorer import _Run, _tree_for
+    from pytest_fairy.guard import LoopGuard
+
+    target = food_target()
+    run = _Run(target, Mission(), _tree_for(target), LoopGuard())
+    menu, product = StateId(".Menu", "m1"), StateId(".Product", "p1")
+    run.tree.record(step=0, before=None, action=None, after=menu, title="menu", is_dialog=False)
+    assert run.judge_due(menu) and not run.judge_due(menu), "the same screen, nothing new: asked once"
+    run.tree.record(step=1, before=menu, action="tap", after=product, title="product", is_dialog=False)
+    assert run.judge_due(menu), "a new state was found since: asked again"
+    assert run.judge_due(StateId(".Menu", "m1", content_hash="other")), "other content on the screen"
