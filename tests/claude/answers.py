@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.claude.fake_api import Reply, tool_reply
+
 PLAN: dict[str, Any] = {
     "thought": "the home screen has a 麦乐送 entry; the menu is probably behind it",
     "root_feature": "delivery ordering",
@@ -45,3 +47,16 @@ SUMMARY: dict[str, Any] = {
     "summary": "Explored delivery ordering: menu, options and the cart all worked.",
     "highlights": ["added a product to the cart"], "issues": [],
 }
+
+
+def scripted_model(next_actions: list[dict[str, Any]]) -> Any:
+    """A fake-API responder: `next_actions` in turn for next_action, the fixed answers for the other stages."""
+
+    def respond(request: dict[str, Any]) -> Reply:
+        stage = request["tool_choice"]["name"]
+        if stage == "next_action":
+            return tool_reply(stage, next_actions.pop(0))
+        fixed = {"plan": PLAN, "judge": JUDGE, "summarize": SUMMARY}
+        return tool_reply(stage, fixed[stage])
+
+    return respond

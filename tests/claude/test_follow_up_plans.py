@@ -119,17 +119,6 @@ def test_the_default_queue_fits_a_tour_of_three_rows() -> None:
 # -- whole plans on the virtual food app ----------------------------------------------------------------
 
 
-def _model(next_actions: list[dict[str, Any]]) -> Any:
-    def respond(request: dict[str, Any]) -> Reply:
-        stage = request["tool_choice"]["name"]
-        if stage == "next_action":
-            return tool_reply(stage, next_actions.pop(0))
-        fixed = {"plan": answers.PLAN, "judge": answers.JUDGE, "summarize": answers.SUMMARY}
-        return tool_reply(stage, fixed[stage])
-
-    return respond
-
-
 def _explore(brain: ClaudeBrain, steps: Steps) -> Any:
     target = Target(app_name="麦当劳", package="com.mcdonalds.gma.cn", feature="menu browsing",
                     goal="open the products of the 汉堡 list one by one", max_steps=12)
@@ -153,7 +142,7 @@ def replace_visible(follow_up: dict[str, Any], visible: str) -> dict[str, Any]:
 
 
 def test_a_tour_of_list_rows_takes_six_actions_on_one_call(api: FakeMessagesAPI) -> None:
-    api.responder = _model([answers.action("tap", 4, why="open 麦乐送", then=TOUR), answers.action("done", None)])
+    api.responder = answers.scripted_model([answers.action("tap", 4, why="open 麦乐送", then=TOUR), answers.action("done", None)])
     brain = brain_on(api, ClaudeSettings(timeout_seconds=5.0, max_retries=0))
     steps = Steps()
     result = _explore(brain, steps)
@@ -174,7 +163,7 @@ def test_a_tour_of_list_rows_takes_six_actions_on_one_call(api: FakeMessagesAPI)
 def test_the_tour_is_dropped_where_the_screen_is_not_the_expected_one(api: FakeMessagesAPI) -> None:
     # The model expects a row to open a 门店详情 page; it opens 商品详情: back to the model there.
     wrong = [*TOUR[:2], replace_visible(TOUR[2], "门店详情"), *TOUR[3:]]
-    api.responder = _model([answers.action("tap", 4, then=wrong), answers.action("done", None)])
+    api.responder = answers.scripted_model([answers.action("tap", 4, then=wrong), answers.action("done", None)])
     brain = brain_on(api, ClaudeSettings(timeout_seconds=5.0, max_retries=0))
     steps = Steps()
     result = _explore(brain, steps)
@@ -210,7 +199,7 @@ def test_a_plan_survives_a_step_where_the_prices_changed_but_not_a_denial(api: F
 def test_the_judge_is_asked_again_on_a_screen_only_after_new_ground(api: FakeMessagesAPI) -> None:
     # 送达时间 is on the menu page, which the plan passes twice (and once under the dialog).
     judged: list[str] = []
-    model = _model([answers.action("tap", 4, then=TOUR[:3]), answers.action("done", None)])
+    model = answers.scripted_model([answers.action("tap", 4, then=TOUR[:3]), answers.action("done", None)])
 
     def respond(request: dict[str, Any]) -> Reply:
         if request["tool_choice"]["name"] != "judge":

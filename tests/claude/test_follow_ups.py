@@ -23,7 +23,7 @@ from pytest_fairy.verdict import Verdict
 from pytest_fairy.virtual import VirtualDevice
 from tests.claude import answers, synthetic
 from tests.claude.conftest import FAST, brain_on
-from tests.claude.fake_api import FakeMessagesAPI, Reply, tool_reply
+from tests.claude.fake_api import FakeMessagesAPI, tool_reply
 from tests.claude.test_round_trips import user_text
 from tests.screens import button, screen_of
 
@@ -202,17 +202,6 @@ def test_every_call_still_sends_one_identical_tools_array() -> None:
 # -- a whole feature on the virtual food app: three actions, one next_action call -------------------------
 
 
-def _model(next_actions: list[dict[str, Any]]) -> Any:
-    def respond(request: dict[str, Any]) -> Reply:
-        stage = request["tool_choice"]["name"]
-        if stage == "next_action":
-            return tool_reply(stage, next_actions.pop(0))
-        fixed = {"plan": answers.PLAN, "judge": answers.JUDGE, "summarize": answers.SUMMARY}
-        return tool_reply(stage, fixed[stage])
-
-    return respond
-
-
 class Steps:
     """A step sink: the step records as the report would get them."""
 
@@ -239,7 +228,7 @@ def _explore(api: FakeMessagesAPI, brain: ClaudeBrain, steps: Steps | None = Non
 
 
 def test_a_foreseen_dialog_costs_one_call_for_three_actions(api: FakeMessagesAPI) -> None:
-    api.responder = _model([answers.action("tap", 4, why="open 麦乐送", then=[
+    api.responder = answers.scripted_model([answers.action("tap", 4, why="open 麦乐送", then=[
         answers.follow_up(SCHEDULE, page="another page", visible=DIALOG_TITLE),
         answers.follow_up(CONFIRM, page="same page", visible="12:30"),
     ])])
@@ -257,7 +246,7 @@ def test_a_foreseen_dialog_costs_one_call_for_three_actions(api: FakeMessagesAPI
 
 def test_an_unforeseen_screen_goes_back_to_the_model(api: FakeMessagesAPI) -> None:
     # The model thinks [5] opens the dialog; it opens the pickup store list instead.
-    api.responder = _model([
+    api.responder = answers.scripted_model([
         answers.action("tap", 5, then=[answers.follow_up(SCHEDULE, page="another page", visible=DIALOG_TITLE)]),
         answers.action("done", None),
     ])
