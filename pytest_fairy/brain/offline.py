@@ -135,11 +135,12 @@ class OfflineBrain:
                 "",
                 f"left the app (now in {ctx.screen.package or '?'})",
             )
+        candidates = self._candidates(ctx)
         if _looping(ctx.warning):
             # The guard saw us going round: what keeps us on this page (fields, toggles, scrolling) is
             # spent; only an untried way off the page is still worth a step.
-            self._tried[state].update(c.key for c in self._candidates(ctx) if not _navigates(c))
-        untried = [c for c in self._candidates(ctx) if self._fresh(state, c)]
+            self._tried[state].update(c.key for c in candidates if not _navigates(c))
+        untried = [c for c in candidates if self._fresh(state, c)]
         # Pages first, toggles later: a new page is worth more than a radio flipped on a known one, so
         # toggles wait until no page with untried navigation is reachable.
         leading = [
@@ -149,7 +150,7 @@ class OfflineBrain:
         self._open[state] = max(0, len(leading) - 1)
         self._toggles[state] = len(untried) - len(leading) - (0 if leading else 1)
         if leading:
-            return self._try(state, max(leading, key=lambda c: (c.score, -c.order)), ctx)
+            return self._try(state, _best(leading), ctx, candidates)
         heading = self._heading
         if heading is not None and heading != state:
             # On the way to a page with work left: keep going rather than rethink at every hop.
@@ -158,7 +159,7 @@ class OfflineBrain:
                 return walk
         self._heading = None
         if untried and state in self._searched:
-            return self._try(state, max(untried, key=lambda c: (c.score, -c.order)), ctx)
+            return self._try(state, _best(untried), ctx, candidates)
         walk = self._walk(ctx, self._open)
         if walk is not None:
             return walk
@@ -168,7 +169,7 @@ class OfflineBrain:
             self._searched.add(state)
             return self._leave(ctx)
         if untried:
-            return self._try(state, max(untried, key=lambda c: (c.score, -c.order)), ctx)
+            return self._try(state, _best(untried), ctx, candidates)
         walk = self._walk(ctx, self._toggles)  # second pass: toggles left on other pages
         return walk if walk is not None else self._leave(ctx)
 
@@ -191,9 +192,9 @@ class OfflineBrain:
             return False  # its siblings (rows of one list) all open the same page: one more will too
         return self._tried_anywhere[candidate.ref] == 0
 
-    def _try(self, state: str, best: Candidate, ctx: StepContext) -> Decision:
+    def _try(self, state: str, best: Candidate, ctx: StepContext, candidates: list[Candidate]) -> Decision:
         if best.submits:
-            best = self._unfilled_field(ctx) or best
+            best = self._unfilled_field(candidates) or best
         self._walks = 0  # new work found: walks may go on
         self._tried[state].add(best.key)
         self._tried_anywhere[best.ref] += 1
@@ -208,9 +209,9 @@ class OfflineBrain:
             self._reopened[state] |= self._submits[state]
         return self._chose(state, best.action, best.key, best.ref, best.why, ctx.plan.root)
 
-    def _unfilled_field(self, ctx: StepContext) -> Candidate | None:
+    def _unfilled_field(self, candidates: list[Candidate]) -> Candidate | None:
         """A field of this page's form not filled since the brain came here: filled before a submit."""
-        fields = (c for c in self._candidates(ctx) if c.action.kind is ActionKind.TYPE)
+        fields = (c for c in candidates if c.action.kind is ActionKind.TYPE)
         return next((c for c in fields if c.key not in self._filled_here), None)
 
     def _chose(self, state: str, action: Action, key: str, ref: str, why: str, feature: str = "") -> Decision:
@@ -356,6 +357,11 @@ class OfflineBrain:
         relevant = relevance > 0 or why.startswith("the option the goal names")
         action = Action(kind, mark.number)
         return [Candidate(score, order, action, f"{kind}|{ref}", why, ref, submits, relevant, node.checkable)]
+
+
+def _best(candidates: list[Candidate]) -> Candidate:
+    """The highest score; of equals, the first in reading order."""
+    return max(candidates, key=lambda c: (c.score, -c.order))
 
 
 def _family(ref: str) -> str:
