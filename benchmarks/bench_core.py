@@ -19,7 +19,7 @@ from PIL import Image
 from timing import median_ms
 
 from pytest_fairy.guard import LoopGuard
-from pytest_fairy.perception.hierarchy import parse_hierarchy
+from pytest_fairy.perception.hierarchy import BOOL_ATTRIBUTES, parse_hierarchy
 from pytest_fairy.perception.screen import build_screen
 from pytest_fairy.perception.som import render_som
 from pytest_fairy.state import StateId, identify
@@ -71,18 +71,7 @@ class _Dump:
             "package": PKG,
             "content-desc": "",
         }
-        for flag in (
-            "checkable",
-            "checked",
-            "clickable",
-            "enabled",
-            "focusable",
-            "focused",
-            "scrollable",
-            "long-clickable",
-            "password",
-            "selected",
-        ):
+        for flag in BOOL_ATTRIBUTES:
             attrs[flag] = "true" if flags.get(flag.replace("-", "_"), flag == "enabled") else "false"
         attrs["visible-to-user"] = "true"
         attrs["bounds"] = "[{},{}][{},{}]".format(*box)

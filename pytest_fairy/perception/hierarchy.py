@@ -126,7 +126,8 @@ class Node:
             stack.extend(reversed(node.children))
 
 
-_BOOL_ATTRS = (
+# The boolean attributes of a dump node, in the dump's order.
+BOOL_ATTRIBUTES = (
     "checkable",
     "checked",
     "clickable",
@@ -158,7 +159,7 @@ def _flag(value: str) -> bool:
     return value.strip().lower() == _TRUE
 
 
-_BOOL_FIELDS = tuple((attr, attr.replace("-", "_")) for attr in _BOOL_ATTRS)
+_BOOL_FIELDS = tuple((attr, attr.replace("-", "_")) for attr in BOOL_ATTRIBUTES)
 
 
 def _node_from(element: etree._Element, parent: Node | None, depth: int) -> Node:
