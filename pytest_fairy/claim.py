@@ -70,14 +70,13 @@ class DeviceClaim:
         try:
             taken = self.lease.try_acquire()
         except DeviceError as exc:
-            self.lock.release()
             self._errors.append(exc)
             if len(self._errors) >= self.error_limit:
+                self.lock.release()
                 raise
-            self._busy_on_device = True
-            self._next_ask = time.monotonic() + self.lease.settings.poll
-            return False
-        self._errors.clear()
+            taken = False  # unreadable for now: busy, ask again at the next poll
+        else:
+            self._errors.clear()
         if taken:
             return True
         self.lock.release()
