@@ -50,14 +50,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pytest_fairy.brain.base import Decision, StepContext  # noqa: E402
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings, make_client  # noqa: E402
 from pytest_fairy.brain.context import Block  # noqa: E402
 from pytest_fairy.brain.follow_ups import QueueStats  # noqa: E402
 from pytest_fairy.brain.tools import Stage  # noqa: E402
-from pytest_fairy.explorer import Explorer, ExplorerSettings, Mission  # noqa: E402
-from pytest_fairy.guard import GuardLimits  # noqa: E402
-from pytest_fairy.target import Target  # noqa: E402
+from pytest_fairy.explore.decisions import Decision, StepContext  # noqa: E402
+from pytest_fairy.explore.explorer import Explorer, ExplorerSettings, Mission  # noqa: E402
+from pytest_fairy.explore.guard import GuardLimits  # noqa: E402
+from pytest_fairy.explore.target import Target  # noqa: E402
 from pytest_fairy.virtual import VirtualDevice  # noqa: E402
 from pytest_fairy.virtual.clock import ManualClock  # noqa: E402
 from tests.claude import answers  # noqa: E402

@@ -26,7 +26,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings, make_client  # noqa: E402
-from pytest_fairy.brain.pricing import cache_read_share  # noqa: E402
 from tests.claude import answers, synthetic  # noqa: E402
 from tests.claude.fake_api import FakeMessagesAPI, estimate_tokens, tool_reply  # noqa: E402
 
@@ -100,7 +99,7 @@ def cache_share(settings: ClaudeSettings) -> None:
         f"  tokens: input {usage.input_tokens:,}, cache write {usage.cache_write_tokens:,}, "
         f"cache read {usage.cache_read_tokens:,}, output {usage.output_tokens:,}"
     )
-    print(f"  cache-read share of prompt tokens: {cache_read_share(usage):.1%}")
+    print(f"  cache-read share of prompt tokens: {usage.cache_read_share:.1%}")
     print(
         f"  estimated cost at {settings.model} prices: ${usage.cost_usd:.4f} "
         f"(${usage.cost_usd / usage.calls:.5f} per call)"

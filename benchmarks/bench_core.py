@@ -18,12 +18,12 @@ from lxml import etree
 from PIL import Image
 from timing import median_ms
 
-from pytest_fairy.guard import LoopGuard
+from pytest_fairy.explore.guard import LoopGuard
+from pytest_fairy.explore.state import StateId, identify
+from pytest_fairy.explore.tree import FeatureTree
 from pytest_fairy.perception.hierarchy import BOOL_ATTRIBUTES, parse_hierarchy
 from pytest_fairy.perception.screen import build_screen
 from pytest_fairy.perception.som import render_som
-from pytest_fairy.state import StateId, identify
-from pytest_fairy.tree import FeatureTree
 
 SIZES = (50, 300, 1500)
 TARGET_MS_AT_300 = 25.0

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import yaml
 
-from pytest_fairy.driver import AdbServerAddress, U2Device
+from pytest_fairy.devices.driver import AdbServerAddress, U2Device
 from pytest_fairy.virtual import VirtualDevice
 from pytest_fairy.virtual.wire import WireServer
 

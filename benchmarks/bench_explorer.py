@@ -20,16 +20,16 @@ import random
 import statistics
 from pathlib import Path
 
-from pytest_fairy.action import Action, ActionKind
-from pytest_fairy.brain.base import Decision, Judgement, Plan, StepContext, Usage
 from pytest_fairy.brain.offline import OfflineBrain
-from pytest_fairy.device import Key
-from pytest_fairy.explorer import Explorer
+from pytest_fairy.devices.protocol import Key
+from pytest_fairy.explore.action import Action, ActionKind
+from pytest_fairy.explore.decisions import Decision, Judgement, Plan, StepContext, Usage
+from pytest_fairy.explore.explorer import Explorer
+from pytest_fairy.explore.record import Exploration
+from pytest_fairy.explore.state import identify
+from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.layers import LayerKind
 from pytest_fairy.perception.screen import Mark, Screen, build_screen
-from pytest_fairy.record import Exploration
-from pytest_fairy.state import identify
-from pytest_fairy.target import Target
 from pytest_fairy.virtual import VirtualDevice
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -35,7 +35,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pytest_fairy.brain.base import BrainError, Decision, Judgement, Plan, StepContext, Usage
 from pytest_fairy.brain.context import Block, ContextLimits, MessageBuilder, RunMemory, render
 from pytest_fairy.brain.follow_ups import FollowUpQueue, QueueStats
 from pytest_fairy.brain.pricing import DEFAULT_PRICES, CallTokens, Ledger, Price
@@ -50,8 +49,10 @@ from pytest_fairy.brain.tools import (
     read_summary,
     tools_param,
 )
+from pytest_fairy.errors import BrainError
+from pytest_fairy.explore.decisions import Decision, Judgement, Plan, StepContext, Usage
+from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Screen
-from pytest_fairy.target import Target
 
 if TYPE_CHECKING:
     import anthropic
@@ -191,7 +192,7 @@ def _retry_after_seconds(headers: Mapping[str, str]) -> float | None:
     return None
 
 
-class _Truncated(Exception):
+class _Truncated(BrainError):
     """The answer hit max_tokens before the tool input was complete."""
 
 

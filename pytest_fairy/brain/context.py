@@ -27,9 +27,9 @@ from typing import Any
 
 from PIL import Image
 
-from pytest_fairy.brain.base import Decision, OutcomeKind, Plan, StepContext
+from pytest_fairy.explore.decisions import Decision, OutcomeKind, Plan, StepContext
+from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Screen
-from pytest_fairy.target import Target
 
 Block = dict[str, Any]
 NONE = "(none)"

@@ -13,14 +13,14 @@ import re
 from collections import defaultdict, deque
 from dataclasses import dataclass
 
-from pytest_fairy.action import Action, ActionKind, Direction
-from pytest_fairy.brain.base import Decision, Judgement, OutcomeKind, Plan, StepContext, Usage
 from pytest_fairy.brain.relevance import overlap, tokens
-from pytest_fairy.guard import GuardVerdict
+from pytest_fairy.explore.action import Action, ActionKind, Direction
+from pytest_fairy.explore.decisions import Decision, Judgement, OutcomeKind, Plan, StepContext, Usage
+from pytest_fairy.explore.guard import GuardVerdict
+from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.layers import LayerKind
 from pytest_fairy.perception.screen import Mark, Screen
-from pytest_fairy.risk import risky_category
-from pytest_fairy.target import Target
+from pytest_fairy.spec.risk import risky_category
 
 MAX_SCROLLS_PER_STATE = 3
 # Rows of a list that all open the same page are sampled this many times, not tapped one by one.

@@ -15,7 +15,8 @@ import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pytest_fairy.brain.base import Usage
+from pytest_fairy.errors import FairyWarning
+from pytest_fairy.explore.decisions import Usage
 
 PER_TOKENS = 1_000_000
 _SNAPSHOT_SUFFIX = re.compile(r"-\d{8}$")
@@ -73,7 +74,7 @@ _warned: set[str] = set()
 _warned_lock = threading.Lock()
 
 
-class UnknownModelPrice(UserWarning):
+class UnknownModelPrice(FairyWarning):
     """A model with no price: its calls are counted at zero cost."""
 
 
@@ -141,12 +142,6 @@ class Ledger:
 
     def usage(self) -> Usage:
         return self._usage
-
-
-def cache_read_share(usage: Usage) -> float:
-    """The part of all prompt tokens that was read from the cache (0.0 with no prompt tokens yet)."""
-    prompt = usage.input_tokens + usage.cache_write_tokens + usage.cache_read_tokens
-    return usage.cache_read_tokens / prompt if prompt else 0.0
 
 
 def _warn_once(model: str) -> None:

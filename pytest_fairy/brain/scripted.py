@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pytest_fairy.action import Action, ActionKind, Direction
-from pytest_fairy.brain.base import BrainError, Decision, Judgement, Plan, StepContext, Usage
+from pytest_fairy.errors import BrainError
+from pytest_fairy.explore.action import Action, ActionKind, Direction
+from pytest_fairy.explore.decisions import Decision, Judgement, Plan, StepContext, Usage
+from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Mark, Screen
-from pytest_fairy.target import Target
 
 _NO_LABEL = {"back": ActionKind.BACK, "enter": ActionKind.ENTER, "restart": ActionKind.RESTART}
 _WITH_LABEL = {"tap": ActionKind.TAP, "long_tap": ActionKind.LONG_TAP}

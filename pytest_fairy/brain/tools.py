@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from pytest_fairy.action import NEEDS_MARK, Action, ActionKind, Direction
-from pytest_fairy.brain.base import Assessment, Decision, Judgement, Plan
-from pytest_fairy.oracles import Finding
+from pytest_fairy.errors import BrainError
+from pytest_fairy.explore.action import NEEDS_MARK, Action, ActionKind, Direction
+from pytest_fairy.explore.decisions import Assessment, Decision, Judgement, Plan
+from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.perception.screen import Screen
 
 JsonSchema = dict[str, Any]
@@ -36,7 +37,7 @@ class Stage(StrEnum):
     SUMMARIZE = "summarize"
 
 
-class AnswerError(ValueError):
+class AnswerError(BrainError):
     """An answer that cannot be used as it is; the message tells the model what to fix."""
 
 

@@ -4,9 +4,10 @@
 `render_som` draws the marks on a screenshot; `perceive(device)` does both from a live device.
 """
 
-from .hierarchy import Bounds, Node, PerceptionError, parse_hierarchy
-from .layers import Layer, LayerKind, detect_layers
-from .screen import Mark, Screen, build_screen
+from pytest_fairy.errors import PerceptionError
+from pytest_fairy.perception.hierarchy import Bounds, Node, parse_hierarchy
+from pytest_fairy.perception.layers import Layer, LayerKind, detect_layers
+from pytest_fairy.perception.screen import Mark, Screen, build_screen
 
 __all__ = [
     "Bounds",

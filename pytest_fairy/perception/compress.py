@@ -19,12 +19,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .hierarchy import Node
-from .layers import Layer, LayerKind
-from .screen import node_label, reading_order
+from pytest_fairy.perception.hierarchy import Node
+from pytest_fairy.perception.layers import Layer, LayerKind
+from pytest_fairy.perception.screen import node_label, reading_order
 
 if TYPE_CHECKING:
-    from .screen import Screen
+    from pytest_fairy.perception.screen import Screen
 
 MERGE_MIN_RUN = 5  # runs of at least this many similar siblings are merged
 MERGE_SHOW = 3  # how many of a merged run are shown in full

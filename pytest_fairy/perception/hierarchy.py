@@ -13,10 +13,7 @@ from typing import Any, cast
 
 from lxml import etree
 
-
-class PerceptionError(Exception):
-    """A dump could not be understood: empty, not XML, or no window in it."""
-
+from pytest_fairy.errors import PerceptionError
 
 _BOUNDS = re.compile(r"\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]")
 

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .hierarchy import Bounds, Node
+from pytest_fairy.perception.hierarchy import Bounds, Node
 
 
 class LayerKind(StrEnum):

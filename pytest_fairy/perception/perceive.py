@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from ..device import Device
-from .hierarchy import PerceptionError
-from .screen import Screen, build_screen
-from .som import DEFAULT_JPEG_QUALITY, DEFAULT_LONG_EDGE, SomImages, render_som
+from pytest_fairy.devices.protocol import Device
+from pytest_fairy.errors import PerceptionError
+from pytest_fairy.perception.screen import Screen, build_screen
+from pytest_fairy.perception.som import DEFAULT_JPEG_QUALITY, DEFAULT_LONG_EDGE, SomImages, render_som
 
 
 @dataclass(frozen=True)

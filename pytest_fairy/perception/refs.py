@@ -27,10 +27,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .hierarchy import Node
+from pytest_fairy.perception.hierarchy import Node
 
 if TYPE_CHECKING:
-    from .screen import Mark, Screen
+    from pytest_fairy.perception.screen import Mark, Screen
 
 REF_TEXT_MAX = 24  # characters of text kept in a ref
 FUZZY_MIN_SIMILARITY = 0.5  # label similarity a fuzzy match needs when the old element had a label
@@ -227,7 +227,7 @@ def match_refs(old: Screen, new: Screen) -> dict[str, Mark]:
 
 def _context(mark: Mark) -> tuple[str, str]:
     """(the label of the list row holding the element, the element's label)."""
-    from .screen import node_label  # screen builds refs, so it is imported lazily here
+    from pytest_fairy.perception.screen import node_label  # screen builds refs, so it is imported lazily here
 
     row = _in_list(mark.node)
     return (node_label(row) if row is not None and row is not mark.node else "", mark.label)

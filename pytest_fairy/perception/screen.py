@@ -13,9 +13,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .hierarchy import Bounds, Node, parse_hierarchy
-from .layers import Layer, LayerKind, detect_layers, screen_bounds
-from .refs import make_refs
+from pytest_fairy.perception.hierarchy import Bounds, Node, parse_hierarchy
+from pytest_fairy.perception.layers import Layer, LayerKind, detect_layers, screen_bounds
+from pytest_fairy.perception.refs import make_refs
 
 # Layers whose views are never marked: chrome the explorer drives by keys and typing, not by taps.
 UNMARKED_KINDS = frozenset({LayerKind.KEYBOARD, LayerKind.SYSTEM_UI})
@@ -272,7 +272,9 @@ class Screen:
 
 def build_screen(xml: str, *, activity: str = "", package: str = "") -> Screen:
     """Parse a dump and derive everything: layers, marks with refs, and the compressed text."""
-    from .compress import compress  # compress reads a Screen; imported here to keep the modules acyclic
+    from pytest_fairy.perception.compress import (
+        compress,  # compress reads a Screen; imported here to keep the modules acyclic
+    )
 
     windows = parse_hierarchy(xml)
     layers = detect_layers(windows, package)

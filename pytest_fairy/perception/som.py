@@ -15,10 +15,10 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from ..fonts import font
-from .hierarchy import Bounds
-from .layers import LayerKind
-from .screen import Mark, Screen
+from pytest_fairy.perception.fonts import font
+from pytest_fairy.perception.hierarchy import Bounds
+from pytest_fairy.perception.layers import LayerKind
+from pytest_fairy.perception.screen import Mark, Screen
 
 LLM_MIN_FONT_PX = 13  # badge text height after the downscale to the LLM's size
 FULL_MIN_FONT_PX = 18  # badge text height on the full image, when there is no downscale

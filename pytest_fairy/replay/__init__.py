@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_fairy.brain.base import Brain
+from pytest_fairy.explore.decisions import Brain
 from pytest_fairy.replay.brain import CacheMode, CacheWarning, CachingBrain
 from pytest_fairy.replay.cache import CacheError, DecisionCache
 from pytest_fairy.replay.options import ReplaySettings, add_replay_options, read_replay_settings

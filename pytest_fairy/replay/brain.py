@@ -31,8 +31,9 @@ import warnings
 from collections import Counter
 from enum import StrEnum
 
-from pytest_fairy.action import ActionError
-from pytest_fairy.brain.base import (
+from pytest_fairy.errors import FairyWarning
+from pytest_fairy.explore.action import ActionError
+from pytest_fairy.explore.decisions import (
     Brain,
     Decision,
     Judgement,
@@ -43,7 +44,9 @@ from pytest_fairy.brain.base import (
     witness,
     witness_plan,
 )
-from pytest_fairy.explorer import REPLAY_PREFIX
+from pytest_fairy.explore.explorer import REPLAY_PREFIX
+from pytest_fairy.explore.state import identify
+from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Screen
 from pytest_fairy.replay.cache import CacheError, DecisionCache
 from pytest_fairy.replay.recording import (
@@ -56,8 +59,6 @@ from pytest_fairy.replay.recording import (
     story_digest,
     target_digest,
 )
-from pytest_fairy.state import identify
-from pytest_fairy.target import Target
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ class CacheMode(StrEnum):
     STRICT = "strict"
 
 
-class CacheWarning(UserWarning):
+class CacheWarning(FairyWarning):
     """The decision cache could not be used for one item; the run went on without it."""
 
 

@@ -19,15 +19,16 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
+from pytest_fairy.errors import FairyError
 from pytest_fairy.replay.recording import Recording, RecordingError
-from pytest_fairy.store import slug
+from pytest_fairy.report.store import slug
 
 DEFAULT_CACHE = Path(".fairy") / "cache"
 LOCK_SECONDS = 30.0  # a writer holds the lock for one file write; longer means a stuck process
 SLUG_CHARS = 60
 
 
-class CacheError(Exception):
+class CacheError(FairyError):
     """The decision cache cannot be read or written (a broken file, a lock never released)."""
 
 

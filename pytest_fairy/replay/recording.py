@@ -25,17 +25,18 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from pytest_fairy.action import NEEDS_MARK, Action, ActionKind, Direction
-from pytest_fairy.brain.base import Assessment, Decision, Judgement, Plan
-from pytest_fairy.oracles import Finding
+from pytest_fairy.errors import UsageError
+from pytest_fairy.explore.action import NEEDS_MARK, Action, ActionKind, Direction
+from pytest_fairy.explore.decisions import Assessment, Decision, Judgement, Plan
+from pytest_fairy.explore.oracles import Finding
+from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Mark, Screen
-from pytest_fairy.target import Target
 
 SCHEMA = "pytest_fairy.decisions"
 SCHEMA_VERSION = 1
 
 
-class RecordingError(ValueError):
+class RecordingError(UsageError):
     """A recording document that cannot be read (not JSON, another schema or version, malformed)."""
 
 

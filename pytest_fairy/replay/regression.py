@@ -18,13 +18,14 @@ from typing import Any
 
 import pytest
 
-from pytest_fairy.oracles import Finding
-from pytest_fairy.record import Exploration
+from pytest_fairy.errors import UsageError
+from pytest_fairy.explore.oracles import Finding
+from pytest_fairy.explore.record import Exploration
+from pytest_fairy.explore.tree import FeatureTree, TreeError
+from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.replay.options import ReplaySettings
-from pytest_fairy.store import slug
-from pytest_fairy.tree import FeatureTree, TreeError
-from pytest_fairy.treediff import TreeDiff, diff_trees, render_diff_png
-from pytest_fairy.verdict import Verdict
+from pytest_fairy.report.store import slug
+from pytest_fairy.report.treediff import TreeDiff, diff_trees, render_diff_png
 
 DIFF_PROPERTY = "fairy-diff"
 LOST_SCREENS = "lose_screens"
@@ -33,7 +34,7 @@ LOST_NAMED = 8  # gone screens named in the failure message; the diff has them a
 _DIGITS = re.compile(r"\d+")
 
 
-class BaselineError(Exception):
+class BaselineError(UsageError):
     """A baseline that is there but cannot be read."""
 
 

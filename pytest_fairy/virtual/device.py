@@ -15,7 +15,8 @@ from typing import Literal, TypeVar
 
 from PIL import Image
 
-from pytest_fairy.device import AppRef, DeviceError, DeviceInfo, Key
+from pytest_fairy.devices.protocol import AppRef, DeviceInfo, Key
+from pytest_fairy.errors import DeviceError
 from pytest_fairy.virtual.clock import Clock, SystemClock
 from pytest_fairy.virtual.dump import dump_xml
 from pytest_fairy.virtual.engine import Engine, VirtualAppError

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from pytest_fairy.errors import UsageError
 from pytest_fairy.perception.hierarchy import Bounds
 from pytest_fairy.virtual.clock import Clock
 from pytest_fairy.virtual.expr import TextContext, evaluate, expand
@@ -34,7 +35,7 @@ PID_RANGE = (4000, 32000)
 SYSTEM_PID = 1489  # system_server
 
 
-class VirtualAppError(RuntimeError):
+class VirtualAppError(UsageError):
     """The app model misbehaves at run time (e.g. an endless on_show redirect)."""
 
 

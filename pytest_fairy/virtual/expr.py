@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 
+from pytest_fairy.errors import UsageError
 from pytest_fairy.virtual.model import Scalar
 
 
-class ExpressionError(ValueError):
+class ExpressionError(UsageError):
     """A condition or a text token that cannot be understood."""
 
 

@@ -14,13 +14,14 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from pytest_fairy.errors import UsageError
 from pytest_fairy.virtual.expr import ExpressionError, check_tokens, condition_names
 from pytest_fairy.virtual.model import AppModel, Effect, Element
 
 Loc = tuple[str | int, ...]
 
 
-class AppModelError(Exception):
+class AppModelError(UsageError):
     """An app model that cannot be used. `problems` holds one `path:line: what` string per problem."""
 
     def __init__(self, problems: Sequence[str]) -> None:

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from pytest_fairy.fonts import FontType, font
+from pytest_fairy.perception.fonts import FontType, font
 from pytest_fairy.perception.hierarchy import Bounds
 from pytest_fairy.virtual.views import View, Window
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from pytest_fairy.brain.offline import OfflineBrain
-from pytest_fairy.explorer import Explorer, Mission
-from pytest_fairy.record import Exploration, StepRecord
-from pytest_fairy.spec import Oracle, OracleKind
-from pytest_fairy.target import Target
-from pytest_fairy.verdict import Verdict
+from pytest_fairy.explore.explorer import Explorer, Mission
+from pytest_fairy.explore.record import Exploration, StepRecord
+from pytest_fairy.explore.target import Target
+from pytest_fairy.explore.verdict import Verdict
+from pytest_fairy.spec.model import Oracle, OracleKind
 from pytest_fairy.virtual import VirtualDevice
 
 ROOT = Path(__file__).resolve().parents[2] / "example_suites"

@@ -1,7 +1,7 @@
 import pytest
 
-from pytest_fairy.action import Action, ActionError, ActionKind, Direction
-from pytest_fairy.policy import RiskPolicy
+from pytest_fairy.explore.action import Action, ActionError, ActionKind, Direction
+from pytest_fairy.explore.policy import RiskPolicy
 from tests.screens import button, screen_of
 
 

@@ -10,12 +10,12 @@ from functools import cache
 
 from PIL import Image
 
-from pytest_fairy.brain.base import Outcome, OutcomeKind, Plan, StepContext
-from pytest_fairy.guard import GuardLimits, LoopGuard, VerdictKind
+from pytest_fairy.explore.decisions import Outcome, OutcomeKind, Plan, StepContext
+from pytest_fairy.explore.guard import GuardLimits, LoopGuard, VerdictKind
+from pytest_fairy.explore.state import StateId
+from pytest_fairy.explore.target import Target
+from pytest_fairy.explore.tree import FeatureTree
 from pytest_fairy.perception.screen import Screen
-from pytest_fairy.state import StateId
-from pytest_fairy.target import Target
-from pytest_fairy.tree import FeatureTree
 from tests.screens import button, screen_of
 
 TARGET = Target(

@@ -7,8 +7,8 @@ from importlib import resources
 
 import pytest
 
-from pytest_fairy.brain.base import Assessment, Decision, Outcome, OutcomeKind
 from pytest_fairy.brain.context import ContextLimits, MessageBuilder, RunMemory, cut, render
+from pytest_fairy.explore.decisions import Assessment, Decision, Outcome, OutcomeKind
 from tests.claude import answers, synthetic
 from tests.claude.conftest import brain_on
 from tests.claude.fake_api import FakeMessagesAPI, tool_reply

@@ -17,11 +17,12 @@ from typing import Any
 
 import pytest
 
-from pytest_fairy.brain.base import BrainError, Decision
 from pytest_fairy.brain.claude import ClaudeBrain, make_client
-from pytest_fairy.explorer import Explorer
-from pytest_fairy.target import Target
-from pytest_fairy.verdict import Verdict
+from pytest_fairy.errors import BrainError
+from pytest_fairy.explore.decisions import Decision
+from pytest_fairy.explore.explorer import Explorer
+from pytest_fairy.explore.target import Target
+from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.virtual import VirtualDevice
 from tests.claude import answers, synthetic
 from tests.claude.conftest import FAKE_KEY, FAST

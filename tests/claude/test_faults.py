@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import pytest
 
-from pytest_fairy.action import Action, ActionKind
-from pytest_fairy.brain.base import BrainError
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings, MissingApiKey
+from pytest_fairy.errors import BrainError
+from pytest_fairy.explore.action import Action, ActionKind
 from tests.claude import answers, synthetic
 from tests.claude.conftest import FAKE_KEY, FAST, brain_on
 from tests.claude.fake_api import FakeMessagesAPI, Reply, error_reply, text_reply, tool_reply

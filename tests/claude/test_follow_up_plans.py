@@ -11,15 +11,15 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_fairy.action import Action, ActionKind
-from pytest_fairy.brain.base import Outcome, OutcomeKind
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings
 from pytest_fairy.brain.follow_ups import DropReason, FollowUpQueue, find_label
 from pytest_fairy.brain.tools import DEFAULT_MAX_FOLLOW_UPS, FollowUp, PageExpectation, tools_param
-from pytest_fairy.explorer import Explorer, Mission
-from pytest_fairy.spec import Oracle, OracleKind
-from pytest_fairy.target import Target
-from pytest_fairy.verdict import Verdict
+from pytest_fairy.explore.action import Action, ActionKind
+from pytest_fairy.explore.decisions import Outcome, OutcomeKind
+from pytest_fairy.explore.explorer import Explorer, Mission
+from pytest_fairy.explore.target import Target
+from pytest_fairy.explore.verdict import Verdict
+from pytest_fairy.spec.model import Oracle, OracleKind
 from pytest_fairy.virtual import VirtualDevice
 from pytest_fairy.virtual.clock import ManualClock
 from tests.claude import answers, synthetic

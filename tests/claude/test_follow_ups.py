@@ -9,17 +9,17 @@ from typing import Any
 
 import pytest
 
-from pytest_fairy.action import Action, ActionKind
-from pytest_fairy.brain.base import Assessment, Decision, Outcome, OutcomeKind, StepContext
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings
 from pytest_fairy.brain.follow_ups import FollowUpQueue, find_label
 from pytest_fairy.brain.tools import FollowUp, PageExpectation, tools_param
-from pytest_fairy.explorer import Explorer, Mission
-from pytest_fairy.guard import Escape, GuardVerdict, VerdictKind
-from pytest_fairy.record import StepRecord
-from pytest_fairy.spec import Oracle, OracleKind
-from pytest_fairy.target import Target
-from pytest_fairy.verdict import Verdict
+from pytest_fairy.explore.action import Action, ActionKind
+from pytest_fairy.explore.decisions import Assessment, Decision, Outcome, OutcomeKind, StepContext
+from pytest_fairy.explore.explorer import Explorer, Mission
+from pytest_fairy.explore.guard import Escape, GuardVerdict, VerdictKind
+from pytest_fairy.explore.record import StepRecord
+from pytest_fairy.explore.target import Target
+from pytest_fairy.explore.verdict import Verdict
+from pytest_fairy.spec.model import Oracle, OracleKind
 from pytest_fairy.virtual import VirtualDevice
 from tests.claude import answers, synthetic
 from tests.claude.conftest import FAST, brain_on

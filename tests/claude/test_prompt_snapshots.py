@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings, make_client
-from pytest_fairy.explorer import Explorer, Mission
-from pytest_fairy.spec import Oracle, OracleKind
-from pytest_fairy.target import Target
+from pytest_fairy.explore.explorer import Explorer, Mission
+from pytest_fairy.explore.target import Target
+from pytest_fairy.spec.model import Oracle, OracleKind
 from pytest_fairy.virtual import VirtualDevice
 from pytest_fairy.virtual.clock import ManualClock
 from tests.claude import answers

@@ -9,11 +9,11 @@ import json
 import pytest
 from PIL import Image
 
-from pytest_fairy.action import Action, ActionKind, Direction
-from pytest_fairy.brain.base import Brain, Outcome, OutcomeKind
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings
 from pytest_fairy.brain.tools import Stage
-from pytest_fairy.guard import Escape, GuardVerdict, VerdictKind
+from pytest_fairy.explore.action import Action, ActionKind, Direction
+from pytest_fairy.explore.decisions import Brain, Outcome, OutcomeKind
+from pytest_fairy.explore.guard import Escape, GuardVerdict, VerdictKind
 from tests.claude import answers, synthetic
 from tests.claude.conftest import FAST, brain_on
 from tests.claude.fake_api import FakeMessagesAPI, tool_reply

@@ -9,18 +9,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_fairy.action import Action, ActionKind, Direction
-from pytest_fairy.brain.base import Usage
 from pytest_fairy.brain.pricing import (
     DEFAULT_PRICES,
     CallTokens,
     Ledger,
     Price,
     UnknownModelPrice,
-    cache_read_share,
     price_for,
 )
 from pytest_fairy.brain.tools import SCHEMAS, AnswerError, Stage, read_decision, schema_errors, tools_param
+from pytest_fairy.explore.action import Action, ActionKind, Direction
+from pytest_fairy.explore.decisions import Usage
 from tests.claude import answers, synthetic
 
 UNSUPPORTED_IN_STRICT = {"minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems"}
@@ -130,8 +129,8 @@ def test_the_ledger_sums_tokens_and_cost() -> None:
     assert usage == Usage(calls=2, input_tokens=2000, cache_write_tokens=3000, cache_read_tokens=3000,
                           output_tokens=400, cost_usd=usage.cost_usd)
     assert usage.cost_usd == pytest.approx(first + second)
-    assert cache_read_share(usage) == pytest.approx(3000 / 8000)
-    assert cache_read_share(Usage()) == 0.0
+    assert usage.cache_read_share == pytest.approx(3000 / 8000)
+    assert Usage().cache_read_share == 0.0
 
 
 def test_one_hour_cache_writes_cost_twice_the_input() -> None:

@@ -11,12 +11,12 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_fairy.action import Action, ActionKind
-from pytest_fairy.brain.base import Assessment, Decision, Outcome, OutcomeKind, Plan, Witness
 from pytest_fairy.brain.context import ContextLimits, RunMemory
 from pytest_fairy.brain.follow_ups import DropReason
-from pytest_fairy.explorer import ESCAPE_PREFIX, RETURN_PREFIX, Explorer, Mission
-from pytest_fairy.target import Target
+from pytest_fairy.explore.action import Action, ActionKind
+from pytest_fairy.explore.decisions import Assessment, Decision, Outcome, OutcomeKind, Plan, Witness
+from pytest_fairy.explore.explorer import ESCAPE_PREFIX, RETURN_PREFIX, Explorer, Mission
+from pytest_fairy.explore.target import Target
 from pytest_fairy.virtual import VirtualDevice
 from pytest_fairy.virtual.clock import ManualClock
 from tests.claude import answers, synthetic

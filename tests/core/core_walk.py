@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pytest_fairy.guard import GuardLimits, GuardVerdict, LoopGuard, VerdictKind
-from pytest_fairy.state import StateId
-from pytest_fairy.tree import FeatureTree, RecordResult
+from pytest_fairy.explore.guard import GuardLimits, GuardVerdict, LoopGuard, VerdictKind
+from pytest_fairy.explore.state import StateId
+from pytest_fairy.explore.tree import FeatureTree, RecordResult
 
 
 @dataclass

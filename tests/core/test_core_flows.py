@@ -6,9 +6,9 @@ from core_dumps import V, dump, v, window
 from core_screens import ACTIVITY, PKG, dish, menu_page, time_dialog
 from core_walk import Walk
 
-from pytest_fairy.guard import Escape, VerdictKind
+from pytest_fairy.explore.guard import Escape, VerdictKind
+from pytest_fairy.explore.state import StateId, identify
 from pytest_fairy.perception.screen import build_screen
-from pytest_fairy.state import StateId, identify
 
 
 def seen(*windows: V, activity: str = ACTIVITY) -> StateId:

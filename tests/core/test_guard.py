@@ -5,8 +5,8 @@ from core_walk import Walk
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_fairy.guard import Escape, GuardLimits, LoopGuard, VerdictKind
-from pytest_fairy.state import StateId
+from pytest_fairy.explore.guard import Escape, GuardLimits, LoopGuard, VerdictKind
+from pytest_fairy.explore.state import StateId
 
 OK, WARN, ESCAPE, STOP = VerdictKind.OK, VerdictKind.WARN, VerdictKind.ESCAPE, VerdictKind.STOP
 NO_LOOP_CHECKS = dict(same_state_warn=99, same_state_escape=99, same_action_warn=99, same_action_escape=99,

@@ -8,8 +8,8 @@ from core_screens import ACTIVITY, PKG, dish, menu_page, row, time_dialog
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pytest_fairy.explore.state import StateId, StateIdentifier, identify, short_activity
 from pytest_fairy.perception.screen import build_screen
-from pytest_fairy.state import StateId, StateIdentifier, identify, short_activity
 
 
 def state(*windows: V, activity: str = ACTIVITY) -> StateId:

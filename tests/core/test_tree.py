@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pytest_fairy.explore.state import DIALOG_KINDS, IGNORED_KINDS, StateId
+from pytest_fairy.explore.tree import SCHEMA_VERSION, FeatureStatus, FeatureTree, SummaryLimits, TreeError
 from pytest_fairy.perception.layers import LayerKind
 from pytest_fairy.perception.screen import NOT_DIALOG_KINDS
-from pytest_fairy.state import DIALOG_KINDS, IGNORED_KINDS, StateId
-from pytest_fairy.tree import SCHEMA_VERSION, FeatureStatus, FeatureTree, SummaryLimits, TreeError
 
 
 def sid(name: str, dialog: str = "", content: str = "c0") -> StateId:

@@ -8,9 +8,9 @@ import pytest
 from lxml import etree
 from PIL import Image
 
-from pytest_fairy.state import StateId
-from pytest_fairy.tree import FeatureTree
-from pytest_fairy.tree_picture import PictureStyle, render_tree_png, render_tree_svg
+from pytest_fairy.explore.state import StateId
+from pytest_fairy.explore.tree import FeatureTree
+from pytest_fairy.report.tree_picture import PictureStyle, render_tree_png, render_tree_svg
 
 
 def sid(i: int, dialog: bool = False, content: int = 0) -> StateId:

@@ -14,7 +14,7 @@ import pytest
 from device_helpers import FOOD_APP, FOOD_PACKAGE, Farm
 from wire.wire_helpers import AdbServer, ServedDevice
 
-from pytest_fairy.driver import U2Device
+from pytest_fairy.devices.driver import U2Device
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from wire.wire_helpers import ADB_TIMEOUT, FOOD_APP, NOTES_APP, AdbServer, ServedDevice
 
-from pytest_fairy.device import Device
-from pytest_fairy.driver import AdbServerAddress, Reconnect, U2Device
+from pytest_fairy.devices.driver import AdbServerAddress, Reconnect, U2Device
+from pytest_fairy.devices.protocol import Device
 from pytest_fairy.perception.hierarchy import Node, parse_hierarchy
 from pytest_fairy.virtual import VirtualDevice
 from pytest_fairy.virtual.wire import WireServer

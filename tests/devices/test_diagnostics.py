@@ -8,8 +8,8 @@ import pytest
 from device_helpers import Farm
 from wire.wire_helpers import ServedDevice
 
-from pytest_fairy.diagnostics import DeviceUnusable, diagnose, screen_state
-from pytest_fairy.driver import AdbServerAddress, U2Device
+from pytest_fairy.devices.diagnostics import DeviceUnusable, diagnose, screen_state
+from pytest_fairy.devices.driver import AdbServerAddress, U2Device
 
 # Real `dumpsys power` / `dumpsys window` lines of Android 9-14 phones.
 AWAKE_POWER = "Power Manager State:\n  mWakefulness=Awake\n  Display Power: state=ON\n"

@@ -10,8 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from wire.wire_helpers import ServedDevice
 
-from pytest_fairy.device import AppRef, Device, DeviceError, DeviceLost, Key
-from pytest_fairy.driver import AdbServerAddress, Reconnect, U2Device, is_network_serial
+from pytest_fairy.devices.driver import AdbServerAddress, Reconnect, U2Device, is_network_serial
+from pytest_fairy.devices.protocol import AppRef, Device, DeviceLost, Key
+from pytest_fairy.errors import DeviceError
 from pytest_fairy.perception.hierarchy import parse_hierarchy
 
 HOME = f"{FOOD_PACKAGE}.activity.HomeActivity"

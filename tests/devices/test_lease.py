@@ -1,4 +1,4 @@
-"""The lease on the device (pytest_fairy.lease): what runners on different hosts see of each other.
+"""The lease on the device (pytest_fairy.devices.lease): what runners on different hosts see of each other.
 
 Each test serves virtual devices over adbd and reaches them through the real adb server, as a farm's
 runners reach a farm host's phones. A "host" is a `DeviceLease`, or a `DevicePool` with its own lock
@@ -23,11 +23,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from wire.wire_helpers import ServedDevice, free_port
 
-from pytest_fairy.claim import LEASE_ERROR_LIMIT, DeviceClaim
-from pytest_fairy.config import FairyConfig, read_config
-from pytest_fairy.device import DeviceError, DeviceLost
-from pytest_fairy.driver import AdbServerAddress
-from pytest_fairy.lease import (
+from pytest_fairy.devices.claim import LEASE_ERROR_LIMIT, DeviceClaim
+from pytest_fairy.devices.driver import AdbServerAddress
+from pytest_fairy.devices.lease import (
     DEFAULT_LEASE_DIR,
     UNOWNED_MARKER,
     DeviceLease,
@@ -38,8 +36,13 @@ from pytest_fairy.lease import (
     OwnerlessSightings,
     process_namespace,
 )
-from pytest_fairy.lock import LockTimeout
-from pytest_fairy.pool import DevicePool
+from pytest_fairy.devices.lock import LockTimeout
+from pytest_fairy.devices.pool import DevicePool
+from pytest_fairy.devices.protocol import DeviceLost
+from pytest_fairy.devices.settings import DeviceSettings
+from pytest_fairy.errors import DeviceError
+from pytest_fairy.plugin.options import read_config
+from pytest_fairy.virtual.catalog import AppModels
 
 pytestmark = pytest.mark.wire
 
@@ -304,10 +307,10 @@ def test_settings_need_a_heartbeat_below_the_ttl() -> None:
 
 def pool(farm: Farm, lock_dir: Path, *served: ServedDevice, worker: str = "gw0", **config: object) -> DevicePool:
     """One "host": its own lock folder, the farm's adb server."""
-    settings = FairyConfig(
+    settings = DeviceSettings(
         devices=tuple(s.serial for s in served), adb_server=str(farm.address), lock_dir=lock_dir, **config  # type: ignore[arg-type]
     )
-    return DevicePool(settings, REPO, worker=worker, lease_settings=QUICK)
+    return DevicePool(settings, REPO, open_virtual=AppModels().open_device, worker=worker, lease_settings=QUICK)
 
 
 def test_a_host_falls_back_to_another_device_while_one_is_leased_elsewhere(farm: Farm, tmp_path: Path) -> None:
@@ -423,12 +426,12 @@ def test_the_owner_record_is_plain_json(farm: Farm, food: ServedDevice) -> None:
 
 def test_the_ini_key_turns_leases_off(pytester: pytest.Pytester) -> None:
     on = read_config(pytester.parseconfigure("--fairy-device=emulator-5554"))
-    assert on.device_lease is True
-    assert DevicePool(on, REPO)._claim("emulator-5554").lease is not None
+    assert on.device.device_lease is True
+    assert DevicePool(on.device, REPO, open_virtual=AppModels().open_device)._claim("emulator-5554").lease is not None
     pytester.makeini("[pytest]\nfairy_device_lease = false\n")
     off = read_config(pytester.parseconfigure("--fairy-device=emulator-5554"))
-    assert off.device_lease is False
-    assert DevicePool(off, REPO)._claim("emulator-5554").lease is None
+    assert off.device.device_lease is False
+    assert DevicePool(off.device, REPO, open_virtual=AppModels().open_device)._claim("emulator-5554").lease is None
 
 
 # ---- races found in review --------------------------------------------------------------------------
@@ -629,11 +632,11 @@ def test_a_pass_seen_while_the_lease_was_lost_is_inconclusive_but_a_defect_stays
     from dataclasses import replace
 
     from pytest_fairy.brain.scripted import ScriptedBrain
-    from pytest_fairy.explorer import Explorer, Mission
+    from pytest_fairy.explore.explorer import Explorer, Mission
+    from pytest_fairy.explore.target import Target
+    from pytest_fairy.explore.verdict import Verdict
     from pytest_fairy.plugin import distrust_if_shared
-    from pytest_fairy.spec import Oracle, OracleKind
-    from pytest_fairy.target import Target
-    from pytest_fairy.verdict import Verdict
+    from pytest_fairy.spec.model import Oracle, OracleKind
     from pytest_fairy.virtual import VirtualDevice
 
     target = Target(app_name="麦当劳", package="com.mcdonalds.gma.cn", feature="menu", goal="open 麦乐送")

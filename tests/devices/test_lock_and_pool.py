@@ -12,17 +12,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_fairy.config import FairyConfig
-from pytest_fairy.lock import DeviceLock, LockTimeout, acquire_first, default_lock_dir
-from pytest_fairy.pool import DevicePool
+from pytest_fairy.devices.lock import DeviceLock, LockTimeout, acquire_first, default_lock_dir
+from pytest_fairy.devices.pool import DevicePool
+from pytest_fairy.devices.settings import DeviceSettings
 from pytest_fairy.virtual import VirtualDevice
+from pytest_fairy.virtual.catalog import AppModels
 
 REPO = Path(__file__).resolve().parents[2]
 FOOD_MODEL = REPO / "example_suites" / "food" / "app.yaml"
 HOLD_LOCK = """
 import sys, time
 from pathlib import Path
-from pytest_fairy.lock import DeviceLock
+from pytest_fairy.devices.lock import DeviceLock
 lock = DeviceLock(Path(sys.argv[1]), sys.argv[2])
 assert lock.try_acquire()
 print("held", flush=True)
@@ -86,19 +87,19 @@ def test_default_lock_dir_is_in_the_user_cache(monkeypatch: pytest.MonkeyPatch, 
 
 @given(st.integers(0, 63), st.lists(st.sampled_from("ABCDEFG"), min_size=1, max_size=7, unique=True))
 def test_worker_n_prefers_device_n_mod_len_then_the_rest(number: int, devices: list[str]) -> None:
-    pool = DevicePool(FairyConfig(devices=tuple(devices)), REPO, worker=f"gw{number}")
+    pool = DevicePool(DeviceSettings(devices=tuple(devices)), REPO, open_virtual=AppModels().open_device, worker=f"gw{number}")
     order = pool._preference()
     assert order[0] == devices[number % len(devices)]
     assert sorted(order) == sorted(devices)
 
 
 def test_without_xdist_the_first_device_comes_first() -> None:
-    pool = DevicePool(FairyConfig(devices=("A", "B")), REPO, worker="")
+    pool = DevicePool(DeviceSettings(devices=("A", "B")), REPO, open_virtual=AppModels().open_device, worker="")
     assert pool._preference() == ["A", "B"]
 
 
 def test_virtual_only_leases_the_in_process_device_as_before(tmp_path: Path) -> None:
-    pool = DevicePool(FairyConfig(lock_dir=tmp_path / "locks"), REPO)
+    pool = DevicePool(DeviceSettings(lock_dir=tmp_path / "locks"), REPO, open_virtual=AppModels().open_device)
     with pool.lease(FOOD_MODEL) as device:
         assert isinstance(device, VirtualDevice)
         assert device.serial == "virtual-food"
@@ -108,14 +109,14 @@ def test_virtual_only_leases_the_in_process_device_as_before(tmp_path: Path) -> 
 
 
 def test_virtual_without_an_app_model_is_a_usage_error() -> None:
-    pool = DevicePool(FairyConfig(), REPO)
+    pool = DevicePool(DeviceSettings(), REPO, open_virtual=AppModels().open_device)
     with pytest.raises(pytest.UsageError, match="needs an app model"), pool.lease(None):
         pass
 
 
 def test_a_busy_real_device_hands_the_item_to_a_virtual_one(lock_dir: Path) -> None:
-    config = FairyConfig(devices=("emulator-5554", "virtual"), lock_dir=lock_dir, adb_server="127.0.0.1:1")
-    pool = DevicePool(config, REPO, worker="gw0")
+    config = DeviceSettings(devices=("emulator-5554", "virtual"), lock_dir=lock_dir, adb_server="127.0.0.1:1")
+    pool = DevicePool(config, REPO, open_virtual=AppModels().open_device, worker="gw0")
     held = DeviceLock(lock_dir, f"{pool.adb}/emulator-5554")
     assert held.try_acquire()
     try:

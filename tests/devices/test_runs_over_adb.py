@@ -17,7 +17,7 @@ import yaml
 from device_helpers import FOOD_APP, NOTES_APP, Farm
 from wire.wire_helpers import ServedDevice
 
-from pytest_fairy.lease import DEFAULT_LEASE_DIR, DeviceLease
+from pytest_fairy.devices.lease import DEFAULT_LEASE_DIR, DeviceLease
 from pytest_fairy.virtual import ActionLogEntry
 
 pytestmark = pytest.mark.wire

@@ -6,20 +6,20 @@ from pathlib import Path
 
 import pytest
 
-from pytest_fairy.action import Action, ActionKind
-from pytest_fairy.brain.base import BrainError, Decision, Judgement, Plan, StepContext, Usage
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.brain.scripted import ScriptedBrain
-from pytest_fairy.device import DeviceError
-from pytest_fairy.explorer import Explorer, HookError, Mission
-from pytest_fairy.oracles import Finding, Observation
+from pytest_fairy.errors import BrainError, DeviceError, HookError
+from pytest_fairy.explore.action import Action, ActionKind
+from pytest_fairy.explore.decisions import Decision, Judgement, Plan, StepContext, Usage
+from pytest_fairy.explore.explorer import Explorer, Mission
+from pytest_fairy.explore.oracles import Finding, Observation
+from pytest_fairy.explore.policy import RiskPolicy
+from pytest_fairy.explore.record import Exploration, StepRecord
+from pytest_fairy.explore.state import StateId
+from pytest_fairy.explore.target import Target
+from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.screen import Screen
-from pytest_fairy.policy import RiskPolicy
-from pytest_fairy.record import Exploration, StepRecord
-from pytest_fairy.spec import Oracle, OracleKind
-from pytest_fairy.state import StateId
-from pytest_fairy.target import Target
-from pytest_fairy.verdict import Verdict
+from pytest_fairy.spec.model import Oracle, OracleKind
 from pytest_fairy.virtual import VirtualDevice
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -236,7 +236,7 @@ def test_lost_device_ends_inconclusive_with_what_was_seen(food: VirtualDevice) -
 def test_unknown_mark_is_a_failed_step_not_a_crash(food: VirtualDevice) -> None:
     class WildBrain(ScriptedBrain):
         def decide(self, ctx: StepContext) -> Decision:
-            from pytest_fairy.action import Action, ActionKind
+            from pytest_fairy.explore.action import Action, ActionKind
 
             if ctx.step == 1:
                 return Decision(Action(ActionKind.TAP, 99), "a mark that is not there")
@@ -274,8 +274,8 @@ def test_usage_is_reported(food: VirtualDevice) -> None:
 
 def test_completed_sub_feature_gets_a_return_step_and_is_marked_done(food: VirtualDevice) -> None:
     """Seed 001's fix: once the dialog's sub-feature is judged complete, leave the dialog."""
-    from pytest_fairy.brain.base import Assessment
-    from pytest_fairy.tree import FeatureStatus
+    from pytest_fairy.explore.decisions import Assessment
+    from pytest_fairy.explore.tree import FeatureStatus
 
     class Assessing(ScriptedBrain):
         def decide(self, ctx: StepContext) -> Decision:
@@ -338,8 +338,8 @@ def test_a_raising_check_ends_the_run_inconclusive_with_what_was_seen(food: Virt
 
 
 def test_a_screen_is_judged_once_per_progress_made() -> None:
-    from pytest_fairy.explorer import _Run, _tree_for
-    from pytest_fairy.guard import LoopGuard
+    from pytest_fairy.explore.explorer import _Run, _tree_for
+    from pytest_fairy.explore.guard import LoopGuard
 
     target = food_target()
     run = _Run(target, Mission(), _tree_for(target), LoopGuard())

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_fairy.action import Action, ActionKind
-from pytest_fairy.brain.base import (
+from pytest_fairy.brain.offline import OfflineBrain
+from pytest_fairy.brain.scripted import ScriptedBrain
+from pytest_fairy.explore.action import Action, ActionKind
+from pytest_fairy.explore.decisions import (
     Assessment,
     Brain,
     Decision,
@@ -17,13 +19,11 @@ from pytest_fairy.brain.base import (
     witness,
     witness_plan,
 )
-from pytest_fairy.brain.offline import OfflineBrain
-from pytest_fairy.brain.scripted import ScriptedBrain
-from pytest_fairy.explorer import ESCAPE_PREFIX, RETURN_PREFIX, Explorer, ExplorerSettings, Mission
-from pytest_fairy.guard import GuardLimits
-from pytest_fairy.spec import Oracle, OracleKind
-from pytest_fairy.target import Target
-from pytest_fairy.verdict import Verdict
+from pytest_fairy.explore.explorer import ESCAPE_PREFIX, RETURN_PREFIX, Explorer, ExplorerSettings, Mission
+from pytest_fairy.explore.guard import GuardLimits
+from pytest_fairy.explore.target import Target
+from pytest_fairy.explore.verdict import Verdict
+from pytest_fairy.spec.model import Oracle, OracleKind
 from pytest_fairy.virtual import VirtualDevice
 from tests.explorer.test_explorer import Collect
 

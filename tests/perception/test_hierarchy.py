@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_fairy.perception.hierarchy import Bounds, PerceptionError, parse_hierarchy
+from pytest_fairy.errors import PerceptionError
+from pytest_fairy.perception.hierarchy import Bounds, parse_hierarchy
 
 from .builder import menu_screen
 

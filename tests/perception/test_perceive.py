@@ -7,8 +7,8 @@ import io
 import pytest
 from PIL import Image
 
-from pytest_fairy.device import AppRef, DeviceError, DeviceLost, Key
-from pytest_fairy.perception.hierarchy import PerceptionError
+from pytest_fairy.devices.protocol import AppRef, DeviceLost, Key
+from pytest_fairy.errors import DeviceError, PerceptionError
 from pytest_fairy.perception.perceive import perceive
 
 from .builder import PKG, menu_screen

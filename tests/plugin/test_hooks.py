@@ -54,7 +54,7 @@ def test_a_rewritten_action_is_taken_instead_and_says_so(project: pytest.Pyteste
     project.makeconftest(
         RECORDING
         + """
-from pytest_fairy.action import Action, ActionKind
+from pytest_fairy.explore.action import Action, ActionKind
 
 def pytest_fairy_review_action(item, action, screen, step):
     if step != 1:
@@ -73,7 +73,7 @@ def pytest_fairy_review_action(item, action, screen, step):
 def test_a_project_defect_oracle_fails_the_item_with_its_evidence(project: pytest.Pytester) -> None:
     project.makeconftest(
         """
-from pytest_fairy.oracles import Finding
+from pytest_fairy.explore.oracles import Finding
 
 def pytest_fairy_check(item, observation):
     if observation.screen.find_text("请选择您的送达时间"):
@@ -95,7 +95,7 @@ def pytest_fairy_check(item, observation):
 def test_hook_attachments_land_in_their_allure_step(project: pytest.Pytester) -> None:
     project.makeconftest(
         """
-from pytest_fairy.report import Attachment
+from pytest_fairy.report.allure import Attachment
 
 def pytest_fairy_step_attachments(item, record):
     return [Attachment(f"step {record.step} house note", f"{record.action} on {record.state}")]

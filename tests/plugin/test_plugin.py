@@ -273,7 +273,7 @@ def test_fixtures_serve_plain_python_tests_and_hooks(suite: pytest.Pytester) -> 
     )
     suite.makepyfile(
         """
-        from pytest_fairy.target import Target
+        from pytest_fairy.explore.target import Target
 
         def test_login(fairy_explorer, fairy_device):
             result = fairy_explorer.explore(Target(app_name="随手记", package="com.example.notes",

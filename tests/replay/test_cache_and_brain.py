@@ -11,11 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_fairy.action import Action, ActionKind
-from pytest_fairy.brain.base import Assessment, Decision, Judgement, Plan, StepContext, Usage
 from pytest_fairy.brain.scripted import ScriptedBrain
-from pytest_fairy.explorer import Explorer, Mission
-from pytest_fairy.oracles import Finding
+from pytest_fairy.explore.action import Action, ActionKind
+from pytest_fairy.explore.decisions import Assessment, Decision, Judgement, Plan, StepContext, Usage
+from pytest_fairy.explore.explorer import Explorer, Mission
+from pytest_fairy.explore.oracles import Finding
+from pytest_fairy.explore.target import Target
+from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.screen import Screen
 from pytest_fairy.replay import CacheError, CacheMode, CacheWarning, CachingBrain, DecisionCache, Recording
 from pytest_fairy.replay.recording import (
@@ -25,9 +27,7 @@ from pytest_fairy.replay.recording import (
     RecordedStep,
     RecordingError,
 )
-from pytest_fairy.spec import Oracle, OracleKind
-from pytest_fairy.target import Target
-from pytest_fairy.verdict import Verdict
+from pytest_fairy.spec.model import Oracle, OracleKind
 from pytest_fairy.virtual import VirtualDevice
 from tests.replay.helpers import DIALOG_HEAD, FOOD_APP, NOTICE
 from tests.screens import button, screen_of

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from pytest_fairy.state import StateId
-from pytest_fairy.tree import FeatureTree
-from pytest_fairy.treediff import diff_trees, render_diff_png
+from pytest_fairy.explore.state import StateId
+from pytest_fairy.explore.tree import FeatureTree
+from pytest_fairy.report.treediff import diff_trees, render_diff_png
 
 HOME = StateId("app.HomeActivity", "home0000")
 MENU = StateId("app.MenuActivity", "menu0000")

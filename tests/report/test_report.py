@@ -12,16 +12,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_fairy.device import DeviceError
-from pytest_fairy.record import StepRecord
-from pytest_fairy.report import (
+from pytest_fairy.errors import DeviceError
+from pytest_fairy.explore.record import StepRecord
+from pytest_fairy.explore.target import Target
+from pytest_fairy.report.allure import (
     AllureEnvironment,
     device_facts,
     read_properties,
     step_title,
     write_properties,
 )
-from pytest_fairy.target import Target
 from pytest_fairy.virtual import VirtualDevice
 from tests.report.conftest import REPO, AllureRun
 
@@ -153,13 +153,13 @@ def test_an_anr_is_reported_on_its_step_too(allure_run: AllureRun, name: str) ->
 SINK_TEST = """
 import io
 from PIL import Image
-from pytest_fairy.brain.base import Plan, Usage
-from pytest_fairy.record import Exploration, StepRecord
-from pytest_fairy.report import AllureSink, where_shown
-from pytest_fairy.state import StateId
-from pytest_fairy.target import Target
-from pytest_fairy.tree import FeatureTree
-from pytest_fairy.verdict import Inconclusive, Verdict
+from pytest_fairy.explore.decisions import Plan, Usage
+from pytest_fairy.explore.record import Exploration, StepRecord
+from pytest_fairy.report.allure import AllureSink, where_shown
+from pytest_fairy.explore.state import StateId
+from pytest_fairy.explore.target import Target
+from pytest_fairy.explore.tree import FeatureTree
+from pytest_fairy.explore.verdict import Inconclusive, Verdict
 
 def png():
     buffer = io.BytesIO()

@@ -6,8 +6,8 @@ the test's tmp folder and copied to `.fairy/report-check.png`.
 from __future__ import annotations
 
 import functools
-import json
 import http.server
+import json
 import re
 import shutil
 import subprocess

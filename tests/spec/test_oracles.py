@@ -7,7 +7,7 @@ from xml.sax.saxutils import quoteattr
 
 import pytest
 
-from pytest_fairy.oracles import (
+from pytest_fairy.explore.oracles import (
     MAX_EVIDENCE_LINES,
     Finding,
     Observation,
@@ -16,7 +16,7 @@ from pytest_fairy.oracles import (
     done,
 )
 from pytest_fairy.perception.screen import build_screen
-from pytest_fairy.spec import Oracle, OracleKind
+from pytest_fairy.spec.model import Oracle, OracleKind
 
 PKG = "com.example.shop"
 W, H = 1080, 2400

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_fairy.risk import RISKY_CATEGORIES, known_categories, normalize_label, risky_category
+from pytest_fairy.spec.risk import RISKY_CATEGORIES, known_categories, normalize_label, risky_category
 
 
 @pytest.mark.parametrize(

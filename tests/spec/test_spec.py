@@ -11,7 +11,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_fairy.spec import (
+from pytest_fairy.spec.model import (
     DEFAULT_COST_USD,
     DEFAULT_MAX_STEPS,
     DEFAULT_WALL_SECONDS,

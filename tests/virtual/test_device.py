@@ -5,7 +5,7 @@ from __future__ import annotations
 from PIL import Image, ImageChops
 from virtual_helpers import FOOD, FOOD_PACKAGE, NOTES, find, tap, texts
 
-from pytest_fairy.device import Device, Key
+from pytest_fairy.devices.protocol import Device, Key
 from pytest_fairy.virtual import ManualClock, VirtualDevice, load_app_model
 
 

@@ -8,6 +8,8 @@ import threading
 import time
 from dataclasses import dataclass
 
+from pytest_fairy.errors import FairyError
+
 # Directories every Android device has; pushes into /data/local/tmp and /sdcard need them.
 STANDARD_DIRECTORIES = (
     "/data/local/tmp",
@@ -21,7 +23,7 @@ DEFAULT_FILE_MODE = 0o644
 DEFAULT_DIR_MODE = 0o771
 
 
-class FileSystemError(Exception):
+class FileSystemError(FairyError):
     """A file operation failed; `reason` is the strerror text a shell would print."""
 
     def __init__(self, path: str, reason: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from functools import partial
 
-from pytest_fairy.device import DeviceError
+from pytest_fairy.errors import DeviceError
 from pytest_fairy.virtual.wire.shell import Command, Invocation
 from pytest_fairy.virtual.wire.system import SYSTEM_PACKAGES
 from pytest_fairy.virtual.wire.toybox import split_flags

@@ -13,6 +13,8 @@ import struct
 from dataclasses import dataclass
 from enum import IntEnum
 
+from pytest_fairy.errors import FairyError
+
 HEADER = struct.Struct("<6I")
 PROTOCOL_VERSION = 0x01000001
 # What we tell the host it may send in one packet; the host's own limit (from its CNXN) bounds what we send.
@@ -32,7 +34,7 @@ class Command(IntEnum):
     STLS = 0x534C5453
 
 
-class ProtocolError(Exception):
+class ProtocolError(FairyError):
     """The peer sent something that is not an adbd packet."""
 
 

@@ -8,10 +8,11 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from pytest_fairy.errors import FairyError
 from pytest_fairy.perception.hierarchy import Bounds, Node, parse_hierarchy
 
 
-class SelectorError(ValueError):
+class SelectorError(FairyError):
     """The selector names a field uiautomator does not have, or a value of the wrong type."""
 
 

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import TracebackType
 
+from pytest_fairy.errors import FairyError
 from pytest_fairy.virtual.wire.services import banner, resolver
 from pytest_fairy.virtual.wire.system import AndroidSystem, WiredDevice
 from pytest_fairy.virtual.wire.transport import AdbdConnection
@@ -28,7 +29,7 @@ JOIN_TIMEOUT_SECONDS = 10.0
 LISTEN_BACKLOG = 16
 
 
-class WireServerError(Exception):
+class WireServerError(FairyError):
     """The server could not start (port taken, bad address) or was used in the wrong state."""
 
 

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pytest_fairy.device import DeviceError
+from pytest_fairy.errors import DeviceError, FairyError
 from pytest_fairy.virtual.wire.filesystem import FileSystemError
 from pytest_fairy.virtual.wire.system import AndroidSystem
 
@@ -33,7 +33,7 @@ _VARIABLE = re.compile(r"\$(\?|[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\}
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
-class ShellSyntaxError(Exception):
+class ShellSyntaxError(FairyError):
     pass
 
 

@@ -1,6 +1,6 @@
 """`AndroidSystem`: everything around the app that a shell, sync and the uiautomator server share.
 
-The wire front drives a device only through `pytest_fairy.device.Device` plus the few extras in
+The wire front drives a device only through `pytest_fairy.devices.protocol.Device` plus the few extras in
 :class:`WiredDevice`; every device call goes through :meth:`AndroidSystem.call` so streams served on
 different threads never drive the device at the same time.
 """
@@ -12,7 +12,8 @@ import threading
 from collections.abc import Callable
 from typing import Protocol, TypeVar, runtime_checkable
 
-from pytest_fairy.device import Device, DeviceError
+from pytest_fairy.devices.protocol import Device
+from pytest_fairy.errors import DeviceError
 from pytest_fairy.virtual.wire.filesystem import MemoryFileSystem
 from pytest_fairy.virtual.wire.transport import ServiceHandler
 

@@ -13,6 +13,7 @@ import socket
 import threading
 from collections.abc import Callable
 
+from pytest_fairy.errors import FairyError
 from pytest_fairy.virtual.wire.packets import (
     DEVICE_MAX_PAYLOAD,
     PROTOCOL_VERSION,
@@ -28,7 +29,7 @@ log = logging.getLogger(__name__)
 STREAM_JOIN_TIMEOUT = 5.0
 
 
-class StreamClosed(Exception):
+class StreamClosed(FairyError):
     """The host closed the stream (or the connection went away) while we were using it."""
 
 

@@ -16,8 +16,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pytest_fairy.device import DeviceError, Key
-from pytest_fairy.perception.hierarchy import Node, PerceptionError
+from pytest_fairy.devices.protocol import Key
+from pytest_fairy.errors import DeviceError, FairyError, PerceptionError
+from pytest_fairy.perception.hierarchy import Node
 from pytest_fairy.virtual.wire import selector as selectors
 from pytest_fairy.virtual.wire.shell import Invocation
 from pytest_fairy.virtual.wire.system import AndroidSystem
@@ -63,7 +64,7 @@ SERVER_ERROR, OBJECT_NOT_FOUND = -32000, -32002
 _POLLING_METHODS = {"waitForExists", "waitUntilGone"}
 
 
-class RpcError(Exception):
+class RpcError(FairyError):
     def __init__(self, code: int, message: str) -> None:
         super().__init__(message)
         self.code = code

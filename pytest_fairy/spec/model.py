@@ -32,7 +32,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from pytest_fairy.risk import CATEGORY_NAME, known_categories
+from pytest_fairy.errors import UsageError
+from pytest_fairy.spec.risk import CATEGORY_NAME, known_categories
 
 DEFAULT_MAX_STEPS = 30
 DEFAULT_TOKENS = 200_000
@@ -46,7 +47,7 @@ SUGGESTION_CUTOFF = 0.6
 _PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+")
 
 
-class SpecError(Exception):
+class SpecError(UsageError):
     """A spec file that cannot be used. `str()` is `path:line: reason`, one line, ready for the user."""
 
     def __init__(self, path: Path, line: int, reason: str) -> None:

@@ -22,13 +22,14 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from pytest_fairy.state import StateId
+from pytest_fairy.errors import FairyError
+from pytest_fairy.explore.state import StateId
 
 SCHEMA = "pytest_fairy.feature_tree"
 SCHEMA_VERSION = 1
 
 
-class TreeError(ValueError):
+class TreeError(FairyError):
     """A feature tree operation or document that does not make sense (unknown feature, bad JSON)."""
 
 

@@ -13,10 +13,11 @@ from dataclasses import dataclass, field, replace
 
 from PIL import Image
 
-from pytest_fairy.action import Action, ActionError, ActionKind, perform
-from pytest_fairy.brain.base import (
+from pytest_fairy.devices.protocol import Device
+from pytest_fairy.errors import BrainError, DeviceError, HookError, PerceptionError
+from pytest_fairy.explore.action import Action, ActionError, ActionKind, perform
+from pytest_fairy.explore.decisions import (
     Brain,
-    BrainError,
     Decision,
     Judgement,
     NoRecordedDecision,
@@ -26,19 +27,17 @@ from pytest_fairy.brain.base import (
     StepContext,
     witness,
 )
-from pytest_fairy.device import Device, DeviceError
-from pytest_fairy.guard import Escape, GuardLimits, GuardVerdict, LoopGuard, VerdictKind
-from pytest_fairy.oracles import Finding, Observation, defects, done
-from pytest_fairy.perception.hierarchy import PerceptionError
+from pytest_fairy.explore.guard import Escape, GuardLimits, GuardVerdict, LoopGuard, VerdictKind
+from pytest_fairy.explore.oracles import Finding, Observation, defects, done
+from pytest_fairy.explore.policy import RiskPolicy
+from pytest_fairy.explore.record import Exploration, StepRecord, StepSink
+from pytest_fairy.explore.state import StateId, identify
+from pytest_fairy.explore.target import Target
+from pytest_fairy.explore.tree import FeatureStatus, FeatureTree, RecordResult, TreeError
+from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.perceive import Perception, perceive
 from pytest_fairy.perception.screen import Screen
-from pytest_fairy.policy import RiskPolicy
-from pytest_fairy.record import Exploration, StepRecord, StepSink
-from pytest_fairy.spec import Oracle
-from pytest_fairy.state import StateId, identify
-from pytest_fairy.target import Target
-from pytest_fairy.tree import FeatureStatus, FeatureTree, RecordResult, TreeError
-from pytest_fairy.verdict import Verdict
+from pytest_fairy.spec.model import Oracle
 
 
 @dataclass(frozen=True)
@@ -49,11 +48,6 @@ class ExplorerSettings:
     # Real devices need a moment for the UI to settle after an action; the virtual device does not.
     settle_seconds: float = 0.0
     guard: GuardLimits = field(default_factory=GuardLimits)
-
-
-class HookError(Exception):
-    """A project's check or review (pytest_fairy's hooks) raised or answered nonsense: the item ends
-    inconclusive with what was seen so far, never passed."""
 
 
 # A second opinion on each action the risk policy let through: None lets it go, a string vetoes it (the

@@ -7,16 +7,13 @@ killed run leaves every completed step on disk.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Protocol
 
-from pytest_fairy.brain.base import Plan, Usage
-from pytest_fairy.brain.pricing import cache_read_share
-from pytest_fairy.oracles import Finding
-from pytest_fairy.target import Target
-from pytest_fairy.tree import FeatureTree
-from pytest_fairy.tree_picture import render_tree_png
-from pytest_fairy.verdict import Verdict
+from pytest_fairy.explore.decisions import Plan, Usage
+from pytest_fairy.explore.oracles import Finding
+from pytest_fairy.explore.target import Target
+from pytest_fairy.explore.tree import FeatureTree
+from pytest_fairy.explore.verdict import Verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,11 +60,6 @@ class Exploration:
     final_state: str = ""
     final_png: bytes = b""
 
-    @cached_property
-    def tree_png(self) -> bytes:
-        """The feature tree picture, drawn once for every sink that wants it."""
-        return render_tree_png(self.tree)
-
     def figures(self) -> str:
         """One line for the terminal summary."""
         line = (
@@ -75,7 +67,7 @@ class Exploration:
             f"{self.escapes} loops escaped, {self.seconds:.1f}s"
         )
         if self.usage.calls:
-            share = cache_read_share(self.usage)
+            share = self.usage.cache_read_share
             line += (
                 f", {self.usage.total_tokens} tokens ({share:.0%} cache reads), ${self.usage.cost_usd:.4f}"
             )

@@ -16,20 +16,19 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
-from pytest_fairy.action import Action
-from pytest_fairy.guard import GuardVerdict
-from pytest_fairy.oracles import Finding
+from pytest_fairy.errors import BrainError
+from pytest_fairy.explore.action import Action
+from pytest_fairy.explore.guard import GuardVerdict
+from pytest_fairy.explore.oracles import Finding
+from pytest_fairy.explore.state import StateId
+from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Screen
-from pytest_fairy.state import StateId
-from pytest_fairy.target import Target
-
-
-class BrainError(Exception):
-    """The brain could not decide (backend down, invalid answers): the item ends inconclusive."""
 
 
 class NoRecordedDecision(BrainError):
     """A replaying brain has no recorded decision for this state: the item ends inconclusive, saying so."""
+
+    ends_exploration_as = ""
 
 
 class OutcomeKind(StrEnum):
@@ -133,6 +132,12 @@ class Usage:
     @property
     def total_tokens(self) -> int:
         return self.input_tokens + self.cache_write_tokens + self.cache_read_tokens + self.output_tokens
+
+    @property
+    def cache_read_share(self) -> float:
+        """The part of all prompt tokens that was read from the cache (0.0 with no prompt tokens yet)."""
+        prompt = self.input_tokens + self.cache_write_tokens + self.cache_read_tokens
+        return self.cache_read_tokens / prompt if prompt else 0.0
 
 
 @runtime_checkable

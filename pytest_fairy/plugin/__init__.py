@@ -14,25 +14,26 @@ from typing import Any
 
 import pytest
 
-from pytest_fairy import hookspecs
-from pytest_fairy.action import Action
-from pytest_fairy.brain.base import Brain
 from pytest_fairy.brain.offline import OfflineBrain
-from pytest_fairy.config import FairyConfig, add_options, read_config
-from pytest_fairy.device import Device
-from pytest_fairy.explorer import Explorer, HookError, Mission
-from pytest_fairy.oracles import Finding, Observation
+from pytest_fairy.devices.pool import DevicePool
+from pytest_fairy.devices.protocol import Device
+from pytest_fairy.errors import HookError
+from pytest_fairy.explore.action import Action
+from pytest_fairy.explore.decisions import Brain
+from pytest_fairy.explore.explorer import Explorer, Mission
+from pytest_fairy.explore.oracles import Finding, Observation
+from pytest_fairy.explore.policy import RiskPolicy
+from pytest_fairy.explore.record import Exploration, StepRecord
+from pytest_fairy.explore.target import Target
+from pytest_fairy.explore.verdict import AppDefect, Inconclusive, Verdict
 from pytest_fairy.perception.screen import Screen
-from pytest_fairy.policy import RiskPolicy
-from pytest_fairy.pool import DevicePool
-from pytest_fairy.record import Exploration, StepRecord
+from pytest_fairy.plugin import hookspecs
+from pytest_fairy.plugin.options import FairyConfig, add_options, read_config
 from pytest_fairy.replay import brain_with_cache, spec_id
 from pytest_fairy.replay.regression import review, write_diff_summary
-from pytest_fairy.report import AllureEnvironment, AllureSink, where_shown
-from pytest_fairy.spec import Feature, OracleKind, Spec, SpecError, load_spec
-from pytest_fairy.store import SessionStore, new_session_id
-from pytest_fairy.target import Target
-from pytest_fairy.verdict import AppDefect, Inconclusive, Verdict
+from pytest_fairy.report.allure import AllureEnvironment, AllureSink, where_shown
+from pytest_fairy.report.store import SessionStore, new_session_id
+from pytest_fairy.spec.model import Feature, OracleKind, Spec, SpecError, load_spec
 
 CONFIG_KEY = pytest.StashKey[FairyConfig]()
 STORE_KEY = pytest.StashKey[SessionStore]()
@@ -64,7 +65,15 @@ def pytest_configure(config: pytest.Config) -> None:
     # (pytester, a nested suite) inherits that variable without being a worker.
     worker = workerinput.get("workerid", "") if workerinput else ""
     # The session id also goes into the owner record of each device lease, to find the run's artifacts.
-    config.stash[POOL_KEY] = DevicePool(fairy, config.rootpath, worker=worker, session=session_id)
+    config.stash[POOL_KEY] = DevicePool(
+        fairy.device, config.rootpath, open_virtual=_open_virtual, worker=worker, session=session_id
+    )
+
+
+def _open_virtual(app_model: Path, serial: str) -> Device:
+    from pytest_fairy.virtual import VirtualDevice
+
+    return VirtualDevice(app_model, serial=serial, latency=False)
 
 
 def pytest_configure_node(node: Any) -> None:
@@ -95,7 +104,7 @@ def pytest_report_header(config: pytest.Config) -> str:
     fairy = config.stash[CONFIG_KEY]
     store = config.stash[STORE_KEY]
     return (
-        f"fairy: device {fairy.device_line()}; brain {fairy.brain} ({fairy.brain_reason}); "
+        f"fairy: device {fairy.device.device_line()}; brain {fairy.brain} ({fairy.brain_reason}); "
         f"model {fairy.model or '-'}; artifacts {store.folder}"
     )
 

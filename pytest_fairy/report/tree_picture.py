@@ -17,8 +17,9 @@ from xml.sax.saxutils import escape
 
 from PIL import Image, ImageDraw
 
-from pytest_fairy.fonts import font, font_path
-from pytest_fairy.tree import FeatureTree, StateInfo
+from pytest_fairy.explore.record import Exploration
+from pytest_fairy.explore.tree import FeatureTree, StateInfo
+from pytest_fairy.perception.fonts import font, font_path
 
 Point = tuple[float, float]
 
@@ -133,6 +134,18 @@ def render_tree_svg(tree: FeatureTree, style: PictureStyle | None = None) -> str
             )
     out.append("</svg>")
     return "\n".join(out)
+
+
+def tree_png(result: Exploration) -> bytes:
+    """The feature tree picture of an exploration, drawn once however many sinks (store, Allure) want it:
+    they are handed the same result one after the other."""
+    global _last_drawn
+    if _last_drawn is None or _last_drawn[0] is not result:
+        _last_drawn = (result, render_tree_png(result.tree))
+    return _last_drawn[1]
+
+
+_last_drawn: tuple[Exploration, bytes] | None = None
 
 
 def render_tree_png(tree: FeatureTree, style: PictureStyle | None = None) -> bytes:

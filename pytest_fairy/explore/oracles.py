@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pytest_fairy.perception.hierarchy import Node
 from pytest_fairy.perception.layers import LayerKind
 from pytest_fairy.perception.screen import Screen
-from pytest_fairy.spec import BARE_KINDS, Oracle, OracleKind
+from pytest_fairy.spec.model import BARE_KINDS, Oracle, OracleKind
 
 MAX_EVIDENCE_LINES = 20  # of a crash / ANR log block, or of log lines matching a pattern
 MAX_EVIDENCE_ITEMS = 5  # views named as evidence for a text condition

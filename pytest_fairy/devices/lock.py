@@ -23,12 +23,14 @@ from typing import Protocol, TypeVar
 
 import filelock
 
+from pytest_fairy.errors import FairyError
+
 # How often a waiting worker looks again whether a device became free.
 POLL_SECONDS = 0.1
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
-class LockTimeout(Exception):
+class LockTimeout(FairyError):
     """No device became free before the deadline; the message names the devices and who holds them."""
 
 

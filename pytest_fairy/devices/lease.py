@@ -1,6 +1,6 @@
 """`DeviceLease`: a device held on the device itself, so that runners on different hosts see each other.
 
-A `DeviceLock` (pytest_fairy/lock.py) only excludes processes of one machine. Two CI runners that point
+A `DeviceLock` (devices/lock.py) only excludes processes of one machine. Two CI runners that point
 `--fairy-adb farm-1:5037` at the same phones need a mark that both can see: a directory on the device,
 made with `mkdir` (atomic: the one whose `mkdir` succeeds owns the lease), holding an owner record that
 a heartbeat renews:
@@ -48,8 +48,8 @@ from types import TracebackType
 
 import adbutils
 
-from pytest_fairy.device import DeviceError
-from pytest_fairy.driver import AdbServerAddress
+from pytest_fairy.devices.driver import AdbServerAddress
+from pytest_fairy.errors import DeviceError, FairyError, FairyWarning
 
 DEFAULT_LEASE_DIR = "/data/local/tmp/pytest_fairy.lease"
 OWNER_FILE = "owner"
@@ -66,11 +66,11 @@ _MISSING = "No such file or directory"
 _ADB_ERRORS: tuple[type[BaseException], ...] = (adbutils.AdbError, OSError)
 
 
-class LeaseTimeout(Exception):
+class LeaseTimeout(FairyError):
     """A lease that is held by someone else (raised by `with DeviceLease(...)`)."""
 
 
-class LeaseWarning(UserWarning):
+class LeaseWarning(FairyWarning):
     """A lease that could not be removed (it expires by itself), or that stopped being ours mid-item."""
 
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import adbutils
 
-from pytest_fairy.device import DeviceError
-from pytest_fairy.driver import AdbServerAddress, U2Device, is_network_serial
+from pytest_fairy.devices.driver import AdbServerAddress, U2Device, is_network_serial
+from pytest_fairy.errors import DeviceError, UsageError
 
 CONNECT_SECONDS = 5.0
 # After a wake-up key or a keyguard dismissal the screen takes a moment to change state.
@@ -39,7 +39,7 @@ _STATE_ADVICE = {
 }
 
 
-class DeviceUnusable(Exception):
+class DeviceUnusable(UsageError):
     """The device cannot be used for this run; the message says why and what to do."""
 
 

@@ -25,7 +25,8 @@ import adbutils
 import uiautomator2 as u2
 from PIL import Image, UnidentifiedImageError
 
-from pytest_fairy.device import AppRef, DeviceError, DeviceInfo, DeviceLost, Key
+from pytest_fairy.devices.protocol import AppRef, DeviceInfo, DeviceLost, Key
+from pytest_fairy.errors import DeviceError
 
 T = TypeVar("T")
 

@@ -22,8 +22,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from pytest_fairy.fonts import font
-from pytest_fairy.tree import FeatureTree, StateInfo
+from pytest_fairy.explore.tree import FeatureTree, StateInfo
+from pytest_fairy.perception.fonts import font
 
 SCHEMA = "pytest_fairy.tree_diff"
 SCHEMA_VERSION = 1

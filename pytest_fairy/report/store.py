@@ -18,9 +18,10 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import IO, Any
 
-from pytest_fairy.brain.base import Plan
-from pytest_fairy.record import Exploration, StepRecord
-from pytest_fairy.target import Target
+from pytest_fairy.explore.decisions import Plan
+from pytest_fairy.explore.record import Exploration, StepRecord
+from pytest_fairy.explore.target import Target
+from pytest_fairy.report.tree_picture import tree_png
 
 _UNSAFE = re.compile(r"[^\w.-]+")
 
@@ -100,7 +101,7 @@ class ItemStore:
             },
         )
         (self.folder / "tree.json").write_text(result.tree.to_json(), encoding="utf-8")
-        (self.folder / "tree.png").write_bytes(result.tree_png)
+        (self.folder / "tree.png").write_bytes(tree_png(result))
         if result.final_png:
             (self.folder / "final.png").write_bytes(result.final_png)
 

@@ -13,6 +13,8 @@ from typing import Protocol, runtime_checkable
 
 from PIL import Image
 
+from pytest_fairy.errors import DeviceError
+
 
 class Key(StrEnum):
     BACK = "back"
@@ -36,16 +38,6 @@ class DeviceInfo:
     model: str
     android_version: str
     sdk: str
-
-
-class DeviceError(Exception):
-    """A device operation failed. Carries the serial and what was being done."""
-
-    def __init__(self, serial: str, doing: str, reason: str) -> None:
-        super().__init__(f"device {serial}: {doing}: {reason}")
-        self.serial = serial
-        self.doing = doing
-        self.reason = reason
 
 
 class DeviceLost(DeviceError):

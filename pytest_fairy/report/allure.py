@@ -17,6 +17,7 @@ import json
 import mimetypes
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
 
 import allure
@@ -25,13 +26,13 @@ from allure_commons.types import AttachmentType
 from allure_commons.utils import uuid4
 from filelock import FileLock, Timeout
 
-from pytest_fairy import __version__
-from pytest_fairy.brain.base import Plan
-from pytest_fairy.brain.pricing import cache_read_share
-from pytest_fairy.device import Device, DeviceError
-from pytest_fairy.record import Exploration, StepRecord
-from pytest_fairy.target import Target
-from pytest_fairy.verdict import Verdict
+from pytest_fairy.devices.protocol import Device
+from pytest_fairy.errors import DeviceError
+from pytest_fairy.explore.decisions import Plan
+from pytest_fairy.explore.record import Exploration, StepRecord
+from pytest_fairy.explore.target import Target
+from pytest_fairy.explore.verdict import Verdict
+from pytest_fairy.report.tree_picture import tree_png
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +150,7 @@ class AllureSink:
             # What the run ended on: the crash or ANR dialog, the page where a budget ran out.
             name = f"final screen ({result.verdict.value}): {result.final_state}"
             allure.attach(result.final_png, name=name, attachment_type=AttachmentType.PNG)
-        allure.attach(result.tree_png, name="feature tree", attachment_type=AttachmentType.PNG)
+        allure.attach(tree_png(result), name="feature tree", attachment_type=AttachmentType.PNG)
         allure.attach(result.tree.to_json(), name="feature tree (json)", attachment_type=AttachmentType.JSON)
         allure.attach(result.summary, name="summary", attachment_type=AttachmentType.TEXT)
         for finding in result.findings:
@@ -242,7 +243,7 @@ class AllureEnvironment:
     ) -> None:
         self.path = folder / self.FILE
         self.session_id = session_id
-        self.facts = {"pytest_fairy": __version__, **(facts or {})}
+        self.facts = {"pytest_fairy": version("pytest-fairy"), **(facts or {})}
         self.limits = limits or ReportLimits()
 
     def add(self, facts: Mapping[str, str]) -> None:
@@ -350,7 +351,7 @@ def _outcome_text(result: Exploration) -> str:
     if result.usage.calls:
         lines.append(
             f"**LLM:** {result.usage.calls} calls, {result.usage.total_tokens} tokens "
-            f"({cache_read_share(result.usage):.0%} cache reads), ${result.usage.cost_usd:.4f}"
+            f"({result.usage.cache_read_share:.0%} cache reads), ${result.usage.cost_usd:.4f}"
         )
     # The summary is plain text with its own line breaks: a code block keeps them (Markdown would not).
     fence = "~~~~"

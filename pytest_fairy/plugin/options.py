@@ -9,7 +9,14 @@ from typing import Any
 
 import pytest
 
-from pytest_fairy.explorer import ExplorerSettings
+from pytest_fairy.devices.settings import (
+    DEFAULT_DEVICE_WAIT,
+    DEFAULT_RECONNECT_ATTEMPTS,
+    VIRTUAL,
+    DeviceSettings,
+    is_virtual,
+)
+from pytest_fairy.explore.explorer import ExplorerSettings
 from pytest_fairy.replay.options import ReplaySettings, add_replay_options, read_replay_settings
 
 BRAINS = ("offline", "claude", "replay")
@@ -18,16 +25,11 @@ BRAINS = ("offline", "claude", "replay")
 DEFAULT_CLAUDE_MODEL = "claude-sonnet-5"
 DEFAULT_SETTLE_SECONDS = 0.5
 DEFAULT_SPEC_PATTERNS = ("test_*.yaml", "test_*.yml", "*.fairy.yaml", "*.fairy.yml")
-VIRTUAL = "virtual"
-# With more xdist workers than devices, a worker waits this long for one to become free (one item's time).
-DEFAULT_DEVICE_WAIT = 3600.0
-# Tries to get a real device back after it stopped answering (pytest_fairy.driver.Reconnect).
-DEFAULT_RECONNECT_ATTEMPTS = 4
 
 
 @dataclass(frozen=True)
 class FairyConfig:
-    devices: tuple[str, ...] = (VIRTUAL,)
+    device: DeviceSettings = field(default_factory=DeviceSettings)
     brain: str = "offline"
     brain_reason: str = "no ANTHROPIC_API_KEY set"
     model: str | None = None
@@ -39,35 +41,18 @@ class FairyConfig:
     explorer: ExplorerSettings = field(default_factory=ExplorerSettings)
     # The decision cache and the build-to-build baseline (see pytest_fairy.replay).
     replay: ReplaySettings = field(default_factory=ReplaySettings)
-    # Real devices (see pytest_fairy.pool): the adb server ("" = ANDROID_ADB_SERVER_HOST/PORT or
-    # 127.0.0.1:5037), a feature per device with --fairy-matrix, the lock folder, the wait for a free device.
-    adb_server: str = ""
-    matrix: bool = False
-    lock_dir: Path | None = None
-    device_wait: float = DEFAULT_DEVICE_WAIT
-    reconnect_attempts: int = DEFAULT_RECONNECT_ATTEMPTS
-    # A lease on each real device besides this host's lock, seen by other hosts (pytest_fairy.lease).
-    device_lease: bool = True
 
     @property
-    def virtual(self) -> bool:
-        return all(is_virtual(d) for d in self.devices)
+    def devices(self) -> tuple[str, ...]:
+        return self.device.devices
 
     @property
     def real_devices(self) -> tuple[str, ...]:
-        return tuple(d for d in self.devices if not is_virtual(d))
+        return self.device.real_devices
 
-    def device_line(self) -> str:
-        line = ", ".join("virtual (in-process)" if d == VIRTUAL else d for d in self.devices)
-        if self.real_devices:
-            line += f" (adb server {self.adb_server or 'from ANDROID_ADB_SERVER_PORT, else 127.0.0.1:5037'}"
-            line += "; matrix: every feature on every device)" if self.matrix else ")"
-        return line
-
-
-def is_virtual(device: str) -> bool:
-    """`virtual` or `virtual:APP.yaml`: the built-in in-process device."""
-    return device == VIRTUAL or device.startswith(VIRTUAL + ":")
+    @property
+    def matrix(self) -> bool:
+        return self.device.matrix
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -191,7 +176,7 @@ def read_config(config: pytest.Config) -> FairyConfig:
     if not artifacts.is_absolute():
         artifacts = config.rootpath / artifacts
     return FairyConfig(
-        devices=devices,
+        device=DeviceSettings(devices=devices, **real),
         brain=brain,
         brain_reason=reason,
         model=option.fairy_model
@@ -206,7 +191,6 @@ def read_config(config: pytest.Config) -> FairyConfig:
             settle_seconds=_settle(config, devices),
         ),
         replay=read_replay_settings(config, artifacts / "cache"),
-        **real,
     )
 
 

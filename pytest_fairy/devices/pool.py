@@ -14,20 +14,21 @@ from __future__ import annotations
 import os
 import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_fairy.claim import DeviceClaim
-from pytest_fairy.config import VIRTUAL, FairyConfig, is_virtual
-from pytest_fairy.device import Device, DeviceError, DeviceLost
+from pytest_fairy.devices.claim import DeviceClaim
+from pytest_fairy.devices.protocol import Device, DeviceLost
+from pytest_fairy.devices.settings import VIRTUAL, DeviceSettings, is_virtual
+from pytest_fairy.errors import DeviceError
 
 if TYPE_CHECKING:  # the driver imports adbutils and uiautomator2: only real-device runs pay for that
-    from pytest_fairy.driver import AdbServerAddress, Reconnect
-    from pytest_fairy.lease import LeaseSettings
+    from pytest_fairy.devices.driver import AdbServerAddress, Reconnect
+    from pytest_fairy.devices.lease import LeaseSettings
 
 # The diagnostics at session start skip their active checks (u2 server, screen) on a device another
 # run holds (its lock here, or its lease on the device); they wait this long for it before doing so.
@@ -38,17 +39,20 @@ _WORKER_NUMBER = re.compile(r"(\d+)$")
 class DevicePool:
     def __init__(
         self,
-        config: FairyConfig,
+        config: DeviceSettings,
         rootpath: Path,
         *,
+        open_virtual: Callable[[Path, str], Device],
         worker: str | None = None,
         lease_settings: LeaseSettings | None = None,
         session: str | None = None,
     ) -> None:
         self.config = config
+        # Opens the virtual device of an app model with a serial: the plugin's, which parses each model once.
+        self.open_virtual = open_virtual
         self.rootpath = rootpath
         self.worker = os.environ.get("PYTEST_XDIST_WORKER", "") if worker is None else worker
-        # How the device leases behave (None: the defaults of pytest_fairy.lease); `session` goes into
+        # How the device leases behave (None: the defaults of pytest_fairy.devices.lease); `session` goes into
         # their owner records, for a person who finds a lease on a device.
         self.lease_settings = lease_settings
         self.session = session or uuid.uuid4().hex[:12]
@@ -62,7 +66,7 @@ class DevicePool:
 
     def diagnose(self) -> None:
         """Check every real device before any item runs; a pytest.UsageError that says what to do."""
-        from pytest_fairy.diagnostics import DeviceUnusable, diagnose
+        from pytest_fairy.devices.diagnostics import DeviceUnusable, diagnose
 
         for serial in self.config.real_devices:
             claim = self._claim(serial)
@@ -120,13 +124,13 @@ class DevicePool:
 
     @property
     def lock_dir(self) -> Path:
-        from pytest_fairy.lock import default_lock_dir
+        from pytest_fairy.devices.lock import default_lock_dir
 
         return self.config.lock_dir or default_lock_dir()
 
     @property
     def adb(self) -> AdbServerAddress:
-        from pytest_fairy.driver import AdbServerAddress
+        from pytest_fairy.devices.driver import AdbServerAddress
 
         return (
             AdbServerAddress.parse(self.config.adb_server)
@@ -146,11 +150,11 @@ class DevicePool:
         return f"{self.adb}/{serial}"
 
     def _claim(self, serial: str) -> DeviceClaim:
-        from pytest_fairy.lock import DeviceLock
+        from pytest_fairy.devices.lock import DeviceLock
 
         lease = None
         if self.config.device_lease:
-            from pytest_fairy.lease import DeviceLease, LeaseSettings
+            from pytest_fairy.devices.lease import DeviceLease, LeaseSettings
 
             settings = self.lease_settings or LeaseSettings()
             worker = self.worker or "main"
@@ -160,7 +164,7 @@ class DevicePool:
     def _try_claim(self, claim: DeviceClaim) -> bool:
         """For the diagnostics: the claim if it comes within DIAGNOSE_LOCK_SECONDS. A device that cannot
         be asked about its lease is not claimed; the checks that follow say what is wrong with it."""
-        from pytest_fairy.lock import LockTimeout, acquire_first
+        from pytest_fairy.devices.lock import LockTimeout, acquire_first
 
         try:
             acquire_first([claim], wait_seconds=DIAGNOSE_LOCK_SECONDS)
@@ -170,7 +174,7 @@ class DevicePool:
 
     @contextmanager
     def _real_lease(self, serials: list[str], *, fallback: bool) -> Iterator[Device | None]:
-        from pytest_fairy.lock import acquire_first
+        from pytest_fairy.devices.lock import acquire_first
 
         remaining = list(serials)
         failures: list[str] = []
@@ -216,13 +220,13 @@ class DevicePool:
 
     def _connected(self, serial: str) -> Device:
         if serial not in self._real:
-            from pytest_fairy.driver import U2Device
+            from pytest_fairy.devices.driver import U2Device
 
             self._real[serial] = U2Device.connect(serial, self.adb, reconnect=self._reconnect())
         return self._real[serial]
 
     def _reconnect(self) -> Reconnect:
-        from pytest_fairy.driver import Reconnect
+        from pytest_fairy.devices.driver import Reconnect
 
         return Reconnect(attempts=self.config.reconnect_attempts)
 
@@ -234,10 +238,8 @@ class DevicePool:
     def _virtual_device(self, app_model: Path) -> Device:
         app_model = app_model.resolve()
         if app_model not in self._virtual:
-            from pytest_fairy.virtual import VirtualDevice
-
             serial = f"virtual-{app_model.parent.name if app_model.name == 'app.yaml' else app_model.stem}"
-            self._virtual[app_model] = VirtualDevice(app_model, serial=serial, latency=False)
+            self._virtual[app_model] = self.open_virtual(app_model, serial)
         return self._virtual[app_model]
 
     def _resolve(self, raw: str) -> Path:

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from pytest_fairy.action import Action
-    from pytest_fairy.brain.base import Brain
-    from pytest_fairy.oracles import Finding, Observation
+    from pytest_fairy.explore.action import Action
+    from pytest_fairy.explore.decisions import Brain
+    from pytest_fairy.explore.oracles import Finding, Observation
+    from pytest_fairy.explore.record import Exploration, StepRecord
+    from pytest_fairy.explore.target import Target
     from pytest_fairy.perception.screen import Screen
-    from pytest_fairy.record import Exploration, StepRecord
-    from pytest_fairy.report import Attachment
-    from pytest_fairy.target import Target
+    from pytest_fairy.report.allure import Attachment
 
 
 @pytest.hookspec(firstresult=True)
@@ -51,4 +51,4 @@ def pytest_fairy_check(item: pytest.Item, observation: Observation) -> list[Find
 
 def pytest_fairy_step_attachments(item: pytest.Item, record: StepRecord) -> list[Attachment] | None:
     """Extra attachments for the Allure step of `record` (with --alluredir): a list of
-    `pytest_fairy.report.Attachment(name, body, mime)`."""
+    `pytest_fairy.report.allure.Attachment(name, body, mime)`."""

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pytest_fairy.action import Action, ActionKind
+from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.perception.screen import Screen
-from pytest_fairy.risk import risky_category
+from pytest_fairy.spec.risk import risky_category
 
 GUARDED_KINDS = frozenset({ActionKind.TAP, ActionKind.LONG_TAP})
 

@@ -20,7 +20,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
-from pytest_fairy.state import StateId
+from pytest_fairy.explore.state import StateId
 
 
 class VerdictKind(StrEnum):

@@ -1,7 +1,7 @@
 """A real device held for one item: this host's lock, then the lease on the device itself.
 
-The lock (pytest_fairy.lock) keeps this host's processes apart and costs nothing but a file; the lease
-(pytest_fairy.lease) is what runners on other hosts of a farm see. `DevicePool` claims devices through
+The lock (pytest_fairy.devices.lock) keeps this host's processes apart and costs nothing but a file; the lease
+(pytest_fairy.devices.lease) is what runners on other hosts of a farm see. `DevicePool` claims devices through
 this, and a device either is held by both or by neither.
 """
 
@@ -11,11 +11,11 @@ import time
 import warnings
 from typing import TYPE_CHECKING
 
-from pytest_fairy.device import DeviceError
+from pytest_fairy.errors import DeviceError
 
 if TYPE_CHECKING:
-    from pytest_fairy.lease import DeviceLease
-    from pytest_fairy.lock import DeviceLock
+    from pytest_fairy.devices.lease import DeviceLease
+    from pytest_fairy.devices.lock import DeviceLock
 
 # While waiting for a device, an adb error in asking about its lease counts as "busy, ask again" (a
 # farm host's adb server that hiccups); this many in a row and the device is down for the item.
@@ -102,7 +102,7 @@ class DeviceClaim:
 
     @staticmethod
     def _release_lease(lease: DeviceLease) -> None:
-        from pytest_fairy.lease import LeaseWarning
+        from pytest_fairy.devices.lease import LeaseWarning
 
         try:
             lease.release()

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pytest_fairy.device import Device, Key
+from pytest_fairy.devices.protocol import Device, Key
+from pytest_fairy.errors import FairyError
 from pytest_fairy.perception.screen import Mark, Screen
 
 
@@ -35,7 +36,7 @@ class Direction(StrEnum):
 NEEDS_MARK = frozenset({ActionKind.TAP, ActionKind.LONG_TAP, ActionKind.TYPE})
 
 
-class ActionError(Exception):
+class ActionError(FairyError):
     """A decision that cannot be performed on the screen it was made for (unknown mark, missing text)."""
 
 

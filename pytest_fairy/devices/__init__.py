@@ -1,0 +1,13 @@
+"""Devices: the phone the explorer drives, and who may drive it.
+
+Owns: the `Device` protocol (the few calls the loop needs) and the `Diagnostics` protocol (logs, facts,
+versions); the uiautomator2 / adbutils driver for real devices and its checks at session start; the
+cross-process lock, the on-device lease and the claim that holds both; the pool that hands a device to
+each item. adbutils and uiautomator2 errors become `DeviceError` here and go no further.
+May import: `pytest_fairy.errors`. The virtual device implements these protocols from above; the pool
+is handed a way to open one, so it never imports it.
+"""
+
+from pytest_fairy.devices.protocol import AppRef, Device, DeviceInfo, DeviceLost, Key
+
+__all__ = ["AppRef", "Device", "DeviceInfo", "DeviceLost", "Key"]

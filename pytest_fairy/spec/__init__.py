@@ -1,0 +1,19 @@
+"""The spec: what to test. YAML feature specs loaded into typed, validated objects.
+
+Owns: the spec format (`app`, `defaults`, `features`, oracles, budgets), its errors with file:line, and the
+vocabulary of risky-action categories a spec may `allow` or `forbid`.
+May import: `pytest_fairy.errors` only. Everything else reads specs; specs read nothing of theirs.
+"""
+
+from pytest_fairy.spec.model import (
+    App,
+    Budget,
+    Feature,
+    Oracle,
+    OracleKind,
+    Spec,
+    SpecError,
+    load_spec,
+)
+
+__all__ = ["App", "Budget", "Feature", "Oracle", "OracleKind", "Spec", "SpecError", "load_spec"]
