@@ -8,6 +8,14 @@ May import: `pytest_fairy.errors`. The virtual device implements these protocols
 is handed a way to open one, so it never imports it.
 """
 
-from pytest_fairy.devices.protocol import AppRef, Device, DeviceInfo, DeviceLost, Key
+from pytest_fairy.devices.protocol import (
+    AppRef,
+    Device,
+    DeviceInfo,
+    DeviceLost,
+    Diagnostics,
+    Key,
+    diagnostics_of,
+)
 
-__all__ = ["AppRef", "Device", "DeviceInfo", "DeviceLost", "Key"]
+__all__ = ["AppRef", "Device", "DeviceInfo", "DeviceLost", "Diagnostics", "Key", "diagnostics_of"]

@@ -1,4 +1,8 @@
-"""The device seam: the few things the explorer needs from an Android device.
+"""The device seam: the few things the explorer needs from an Android device, and what it can tell.
+
+`Device` is what the loop drives (a dozen calls: read the screen, act, start and stop the app);
+`Diagnostics` is what a device can tell besides its screen (its log, its facts, an app's version), read
+by the crash and ANR oracles and the report. Every shipped device implements both.
 
 Implementations: :class:`pytest_fairy.virtual.VirtualDevice` (in-process, the embedded default) and the
 uiautomator2 / adbutils driver for real devices. Backend errors are translated into :class:`DeviceError`
@@ -13,7 +17,7 @@ from typing import Protocol, runtime_checkable
 
 from PIL import Image
 
-from pytest_fairy.errors import DeviceError
+from pytest_fairy.errors import DeviceError, UsageError
 
 
 class Key(StrEnum):
@@ -77,6 +81,11 @@ class Device(Protocol):
 
     def window_size(self) -> tuple[int, int]: ...
 
+
+@runtime_checkable
+class Diagnostics(Protocol):
+    """What a device can tell besides its screen: its log, its facts, an app's version."""
+
     def info(self) -> DeviceInfo: ...
 
     def app_version(self, package: str) -> str:
@@ -88,3 +97,14 @@ class Device(Protocol):
         ...
 
     def clear_logcat(self) -> None: ...
+
+
+def diagnostics_of(device: Device) -> Diagnostics:
+    """The diagnostics of `device`: the device itself for every shipped one. A device without them could
+    not show a crash, so it is refused rather than explored half-blind."""
+    if isinstance(device, Diagnostics):
+        return device
+    raise UsageError(
+        f"device {device.serial}: {type(device).__name__} has no logcat(), clear_logcat(), info() and "
+        "app_version() (pytest_fairy.devices.Diagnostics): without them a crash or ANR cannot be seen"
+    )

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from PIL import Image
 
-from pytest_fairy.devices.protocol import Device
+from pytest_fairy.devices.protocol import Device, diagnostics_of
 from pytest_fairy.errors import BrainError, DeviceError, HookError, PerceptionError
 from pytest_fairy.explore.action import Action, ActionError, ActionKind, perform
 from pytest_fairy.explore.decisions import (
@@ -28,16 +28,14 @@ from pytest_fairy.explore.decisions import (
     witness,
 )
 from pytest_fairy.explore.guard import Escape, GuardLimits, GuardVerdict, LoopGuard, VerdictKind
+from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.oracles import Finding, Observation, defects, done
-from pytest_fairy.explore.policy import RiskPolicy
 from pytest_fairy.explore.record import Exploration, StepRecord, StepSink
 from pytest_fairy.explore.state import StateId, identify
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.tree import FeatureStatus, FeatureTree, RecordResult, TreeError
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.perceive import Perception, perceive
-from pytest_fairy.perception.screen import Screen
-from pytest_fairy.spec.model import Oracle
 
 
 @dataclass(frozen=True)
@@ -48,26 +46,6 @@ class ExplorerSettings:
     # Real devices need a moment for the UI to settle after an action; the virtual device does not.
     settle_seconds: float = 0.0
     guard: GuardLimits = field(default_factory=GuardLimits)
-
-
-# A second opinion on each action the risk policy let through: None lets it go, a string vetoes it (the
-# reason, fed back to the brain as a denial), an Action is taken instead.
-ActionReview = Callable[[Action, Screen, int], str | Action | None]
-# An extra defect oracle, asked on every screen: each Finding it returns fails the item.
-DefectCheck = Callable[[Observation], Iterable[Finding]]
-
-
-@dataclass(frozen=True)
-class Mission:
-    """What decides the verdict of one feature: its oracles and the risky actions it may take, plus the
-    project's own additions (pytest_fairy's hooks arrive here): `checks` for more defects, `review` to
-    veto or rewrite actions."""
-
-    done_when: Sequence[Oracle] = ()
-    must_not: Sequence[Oracle] = ()
-    policy: RiskPolicy = field(default_factory=RiskPolicy)
-    checks: Sequence[DefectCheck] = ()
-    review: ActionReview | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +76,7 @@ class Explorer:
         sinks: Sequence[StepSink] = (),
     ) -> None:
         self.device = device
+        self.diagnostics = diagnostics_of(device)
         self.brain = brain
         self.settings = settings or ExplorerSettings()
         self.sinks = list(sinks)
@@ -150,7 +129,7 @@ class Explorer:
     def _loop(self, run: _Run) -> _End:
         target = run.target
         self.device.stop(target.package)
-        self.device.clear_logcat()
+        self.diagnostics.clear_logcat()
         self.device.launch(target.package, target.launch_activity)
         seen = self._perceive()
         run.plan = self.brain.plan(target, seen.screen, seen.som.llm_jpeg)
@@ -180,7 +159,7 @@ class Explorer:
     ) -> tuple[StepContext, _End | None]:
         """Judge what is on screen now: defects, done-when oracles, the guard, the budgets."""
         mission, target = run.mission, run.target
-        observed = Observation(seen.screen, self.device.logcat(), state.name)
+        observed = Observation(seen.screen, self.diagnostics.logcat(), state.name)
         findings = defects(mission.must_not, observed, target.package, app_name=target.app_name)
         findings += [finding for check in mission.checks for finding in check(observed)]
         check = done(mission.done_when, observed)

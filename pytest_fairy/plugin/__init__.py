@@ -20,7 +20,8 @@ from pytest_fairy.devices.protocol import Device
 from pytest_fairy.errors import HookError
 from pytest_fairy.explore.action import Action
 from pytest_fairy.explore.decisions import Brain
-from pytest_fairy.explore.explorer import Explorer, Mission
+from pytest_fairy.explore.explorer import Explorer
+from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.oracles import Finding, Observation
 from pytest_fairy.explore.policy import RiskPolicy
 from pytest_fairy.explore.record import Exploration, StepRecord

@@ -26,7 +26,7 @@ from allure_commons.types import AttachmentType
 from allure_commons.utils import uuid4
 from filelock import FileLock, Timeout
 
-from pytest_fairy.devices.protocol import Device
+from pytest_fairy.devices.protocol import Device, Diagnostics
 from pytest_fairy.errors import DeviceError
 from pytest_fairy.explore.decisions import Plan
 from pytest_fairy.explore.record import Exploration, StepRecord
@@ -271,6 +271,8 @@ class AllureEnvironment:
 
 def device_facts(device: Device, target: Target) -> dict[str, str]:
     """What the Environment section says about the device and the app under test."""
+    if not isinstance(device, Diagnostics):
+        return {"device": device.serial}
     try:
         info = device.info()
         version = device.app_version(target.package)

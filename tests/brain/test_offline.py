@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from pytest_fairy.brain.offline import OfflineBrain
-from pytest_fairy.explore.explorer import Explorer, Mission
+from pytest_fairy.explore.explorer import Explorer
+from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.record import Exploration, StepRecord
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict

@@ -16,7 +16,8 @@ from pytest_fairy.brain.follow_ups import DropReason, FollowUpQueue, find_label
 from pytest_fairy.brain.tools import DEFAULT_MAX_FOLLOW_UPS, FollowUp, PageExpectation, tools_param
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind
-from pytest_fairy.explore.explorer import Explorer, Mission
+from pytest_fairy.explore.explorer import Explorer
+from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.spec.model import Oracle, OracleKind

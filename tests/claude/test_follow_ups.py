@@ -14,8 +14,9 @@ from pytest_fairy.brain.follow_ups import FollowUpQueue, find_label
 from pytest_fairy.brain.tools import FollowUp, PageExpectation, tools_param
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Assessment, Decision, Outcome, OutcomeKind, StepContext
-from pytest_fairy.explore.explorer import Explorer, Mission
+from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.guard import Escape, GuardVerdict, VerdictKind
+from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.record import StepRecord
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings, make_client
-from pytest_fairy.explore.explorer import Explorer, Mission
+from pytest_fairy.explore.explorer import Explorer
+from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.target import Target
 from pytest_fairy.spec.model import Oracle, OracleKind
 from pytest_fairy.virtual import VirtualDevice

@@ -15,7 +15,8 @@ from pytest_fairy.brain.context import ContextLimits, RunMemory
 from pytest_fairy.brain.follow_ups import DropReason
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Assessment, Decision, Outcome, OutcomeKind, Plan, Witness
-from pytest_fairy.explore.explorer import ESCAPE_PREFIX, RETURN_PREFIX, Explorer, Mission
+from pytest_fairy.explore.explorer import ESCAPE_PREFIX, RETURN_PREFIX, Explorer
+from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.target import Target
 from pytest_fairy.virtual import VirtualDevice
 from pytest_fairy.virtual.clock import ManualClock

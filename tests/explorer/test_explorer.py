@@ -11,7 +11,8 @@ from pytest_fairy.brain.scripted import ScriptedBrain
 from pytest_fairy.errors import BrainError, DeviceError, HookError
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Decision, Judgement, Plan, StepContext, Usage
-from pytest_fairy.explore.explorer import Explorer, Mission
+from pytest_fairy.explore.explorer import Explorer
+from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.oracles import Finding, Observation
 from pytest_fairy.explore.policy import RiskPolicy
 from pytest_fairy.explore.record import Exploration, StepRecord

@@ -19,8 +19,9 @@ from pytest_fairy.explore.decisions import (
     witness,
     witness_plan,
 )
-from pytest_fairy.explore.explorer import ESCAPE_PREFIX, RETURN_PREFIX, Explorer, ExplorerSettings, Mission
+from pytest_fairy.explore.explorer import ESCAPE_PREFIX, RETURN_PREFIX, Explorer, ExplorerSettings
 from pytest_fairy.explore.guard import GuardLimits
+from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.spec.model import Oracle, OracleKind

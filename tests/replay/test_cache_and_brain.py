@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from pytest_fairy.brain.scripted import ScriptedBrain
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Assessment, Decision, Judgement, Plan, StepContext, Usage
-from pytest_fairy.explore.explorer import Explorer, Mission
+from pytest_fairy.explore.explorer import Explorer
+from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings, make_client
-from pytest_fairy.explore.explorer import Explorer, Mission
+from pytest_fairy.explore.explorer import Explorer
+from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.replay import CacheMode, CachingBrain, DecisionCache

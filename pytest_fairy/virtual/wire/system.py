@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable
 from typing import Protocol, TypeVar, runtime_checkable
 
-from pytest_fairy.devices.protocol import Device
+from pytest_fairy.devices.protocol import Device, Diagnostics
 from pytest_fairy.errors import DeviceError
 from pytest_fairy.virtual.wire.filesystem import MemoryFileSystem
 from pytest_fairy.virtual.wire.transport import ServiceHandler
@@ -45,8 +45,9 @@ FIRST_APP_PID = 10240
 
 
 @runtime_checkable
-class WiredDevice(Device, Protocol):
-    """A `Device` with what an adbd front needs beyond it (VirtualDevice provides these)."""
+class WiredDevice(Device, Diagnostics, Protocol):
+    """A `Device` with its `Diagnostics` and what an adbd front needs beyond them (VirtualDevice provides
+    these)."""
 
     properties: dict[str, str]
 
