@@ -5,6 +5,7 @@ vocabulary of risky-action categories a spec may `allow` or `forbid`.
 May import: `pytest_fairy.errors` only. Everything else reads specs; specs read nothing of theirs.
 """
 
+from pytest_fairy.spec.loader import load_spec
 from pytest_fairy.spec.model import (
     App,
     Budget,
@@ -13,7 +14,6 @@ from pytest_fairy.spec.model import (
     OracleKind,
     Spec,
     SpecError,
-    load_spec,
 )
 
 __all__ = ["App", "Budget", "Feature", "Oracle", "OracleKind", "Spec", "SpecError", "load_spec"]

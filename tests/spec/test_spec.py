@@ -11,6 +11,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pytest_fairy.spec.loader import load_spec
 from pytest_fairy.spec.model import (
     DEFAULT_COST_USD,
     DEFAULT_MAX_STEPS,
@@ -22,7 +23,6 @@ from pytest_fairy.spec.model import (
     OracleKind,
     Spec,
     SpecError,
-    load_spec,
 )
 
 VALID = """\
