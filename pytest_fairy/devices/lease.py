@@ -28,13 +28,14 @@ section with `release()`, so no renewal lands after the release removed the leas
 
 Expiries are host UTC epoch seconds, so the hosts' clocks must agree to within `ttl - heartbeat` (60 s by
 default): NTP does that.
+
+The record, the settings and the ownerless sightings are devices/lease_record.py.
 """
 
 from __future__ import annotations
 
 import atexit
 import io
-import json
 import os
 import posixpath
 import socket
@@ -42,24 +43,23 @@ import threading
 import time
 import uuid
 import weakref
-from dataclasses import asdict, dataclass, field, replace
-from pathlib import Path
+from dataclasses import dataclass, field, replace
 from types import TracebackType
 
 import adbutils
 
 from pytest_fairy.devices.driver import AdbServerAddress
+from pytest_fairy.devices.lease_record import (
+    OWNERLESS,
+    LeaseRecord,
+    LeaseSettings,
+    OwnerlessSightings,
+    process_namespace,
+)
 from pytest_fairy.errors import DeviceError, FairyError, FairyWarning
 
-DEFAULT_LEASE_DIR = "/data/local/tmp/pytest_fairy.lease"
 OWNER_FILE = "owner"
 TAKEOVER_PREFIX = "takeover-"
-# The holder's record lives this long unless renewed: what another host waits after a holder dies.
-DEFAULT_TTL_SECONDS = 90.0
-# How often a waiting worker asks the device again: each ask is an adb round trip, maybe to another host.
-DEFAULT_POLL_SECONDS = 1.0
-# One lease command (mkdir, push, cat, rm): a device that does not answer must not hang the worker.
-DEFAULT_COMMAND_SECONDS = 10.0
 UNOWNED_MARKER = TAKEOVER_PREFIX + "unowned"
 _EXISTS = "File exists"
 _MISSING = "No such file or directory"
@@ -72,130 +72,6 @@ class LeaseTimeout(FairyError):
 
 class LeaseWarning(FairyWarning):
     """A lease that could not be removed (it expires by itself), or that stopped being ours mid-item."""
-
-
-@dataclass(frozen=True)
-class LeaseSettings:
-    """The limits of a lease. `heartbeat` (None: `ttl / 3`) must be well below `ttl`: a record is renewed
-    `ttl / heartbeat` times before it could expire."""
-
-    ttl: float = DEFAULT_TTL_SECONDS
-    heartbeat: float | None = None
-    poll: float = DEFAULT_POLL_SECONDS
-    command_timeout: float = DEFAULT_COMMAND_SECONDS
-    path: str = DEFAULT_LEASE_DIR
-    # A renewal is pushed only while the record has this long left (None: the heartbeat, at most half
-    # of what a record has left at a renewal on time): a push that lands after the expiry could overwrite
-    # the record of a host that took the lease over.
-    renew_margin: float | None = None
-
-    def __post_init__(self) -> None:
-        if not 0 < self.heartbeat_seconds < self.ttl:
-            raise ValueError(
-                f"a lease needs 0 < heartbeat < ttl: heartbeat {self.heartbeat_seconds}, ttl {self.ttl}"
-            )
-        if not 0 <= self.renew_margin_seconds < self.ttl - self.heartbeat_seconds:
-            raise ValueError(
-                "a lease needs 0 <= renew_margin < ttl - heartbeat: renew_margin "
-                f"{self.renew_margin_seconds}, ttl {self.ttl}, heartbeat {self.heartbeat_seconds}"
-            )
-
-    @property
-    def heartbeat_seconds(self) -> float:
-        return self.ttl / 3 if self.heartbeat is None else self.heartbeat
-
-    @property
-    def renew_margin_seconds(self) -> float:
-        if self.renew_margin is not None:
-            return self.renew_margin
-        return min(self.heartbeat_seconds, (self.ttl - self.heartbeat_seconds) / 2)
-
-
-@dataclass(frozen=True)
-class LeaseRecord:
-    """Who holds a lease and until when. `token` is unique per acquisition; `namespace` says where `pid`
-    is meaningful (boot id and pid namespace; "" where /proc does not tell)."""
-
-    host: str
-    pid: int
-    worker: str
-    session: str
-    token: str
-    expires: float
-    namespace: str = ""
-
-    def to_bytes(self) -> bytes:
-        return (json.dumps(asdict(self), sort_keys=True) + "\n").encode()
-
-    @classmethod
-    def parse(cls, data: bytes) -> LeaseRecord:
-        """ValueError on anything but a whole record (a record being rewritten reads as a partial one)."""
-        try:
-            fields = json.loads(data)
-            return cls(
-                host=str(fields["host"]),
-                pid=int(fields["pid"]),
-                worker=str(fields["worker"]),
-                session=str(fields["session"]),
-                token=str(fields["token"]),
-                expires=float(fields["expires"]),
-                namespace=str(fields.get("namespace", "")),
-            )
-        except (ValueError, TypeError, KeyError) as exc:
-            raise ValueError(f"not a lease record: {data[:80]!r}") from exc
-
-    def holder_died(self) -> bool:
-        """The holder was a process of this machine (same pid namespace) that is no longer running: its
-        lease is free at once rather than after its expiry (a SIGKILLed run, an xdist worker that crashed)."""
-        if not self.namespace or self.namespace != process_namespace() or self.host != socket.gethostname():
-            return False
-        try:
-            os.kill(self.pid, 0)
-        except ProcessLookupError:
-            return True
-        except OSError:  # EPERM: it exists, under another user
-            return False
-        return False
-
-    def describe(self, now: float) -> str:
-        left = self.expires - now
-        when = f"expires in {left:.0f}s" if left >= 0 else f"expired {-left:.0f}s ago"
-        return f"pid {self.pid} on {self.host} ({self.worker or 'main'}, session {self.session}), {when}"
-
-
-def process_namespace() -> str:
-    """Where a pid names this process: the boot id and the pid namespace ("" where /proc does not tell).
-    Two containers with one hostname (host networking) are told apart by the namespace."""
-    try:
-        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
-        return f"{boot}/{os.readlink('/proc/self/ns/pid')}"
-    except OSError:
-        return ""
-
-
-class OwnerlessSightings:
-    """When this process first saw each lease directory without an owner record. Kept apart from the
-    `DeviceLease` objects because the pool makes a new one per item: a countdown that started over with
-    each would never reach the `ttl` under a short fairy_device_wait, and the directory would block the
-    device for good."""
-
-    def __init__(self) -> None:
-        self._since: dict[tuple[str, str, str], float] = {}
-        self._lock = threading.Lock()
-
-    def seconds_seen(self, key: tuple[str, str, str], now: float) -> float:
-        """How long `key` (adb server, serial, lease path) has been seen with no record; 0 at first sight."""
-        with self._lock:
-            return now - self._since.setdefault(key, now)
-
-    def forget(self, key: tuple[str, str, str]) -> None:
-        """A record was seen (or written): the next ownerless sighting starts a new countdown."""
-        with self._lock:
-            self._since.pop(key, None)
-
-
-# Shared by every lease of this process: see OwnerlessSightings.
-OWNERLESS = OwnerlessSightings()
 
 
 @dataclass(eq=False)  # identity: held leases are kept in a WeakSet

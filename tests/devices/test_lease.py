@@ -25,14 +25,11 @@ from wire.wire_helpers import ServedDevice, free_port
 
 from pytest_fairy.devices.claim import LEASE_ERROR_LIMIT, DeviceClaim
 from pytest_fairy.devices.driver import AdbServerAddress
-from pytest_fairy.devices.lease import (
+from pytest_fairy.devices.lease import UNOWNED_MARKER, DeviceLease, LeaseTimeout, LeaseWarning
+from pytest_fairy.devices.lease_record import (
     DEFAULT_LEASE_DIR,
-    UNOWNED_MARKER,
-    DeviceLease,
     LeaseRecord,
     LeaseSettings,
-    LeaseTimeout,
-    LeaseWarning,
     OwnerlessSightings,
     process_namespace,
 )
@@ -635,7 +632,7 @@ def test_a_pass_seen_while_the_lease_was_lost_is_inconclusive_but_a_defect_stays
     from pytest_fairy.explore.explorer import Explorer, Mission
     from pytest_fairy.explore.target import Target
     from pytest_fairy.explore.verdict import Verdict
-    from pytest_fairy.plugin import distrust_if_shared
+    from pytest_fairy.explore.verdict import distrust_if_shared
     from pytest_fairy.spec.model import Oracle, OracleKind
     from pytest_fairy.virtual import VirtualDevice
 

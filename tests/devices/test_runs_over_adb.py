@@ -17,7 +17,8 @@ import yaml
 from device_helpers import FOOD_APP, NOTES_APP, Farm
 from wire.wire_helpers import ServedDevice
 
-from pytest_fairy.devices.lease import DEFAULT_LEASE_DIR, DeviceLease
+from pytest_fairy.devices.lease import DeviceLease
+from pytest_fairy.devices.lease_record import DEFAULT_LEASE_DIR
 from pytest_fairy.virtual import ActionLogEntry
 
 pytestmark = pytest.mark.wire
