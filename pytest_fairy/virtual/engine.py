@@ -1,66 +1,22 @@
-"""The virtual app's state machine: process, back stack, dialogs, variables, focus, toasts.
+"""The virtual device's screen and the user's hands: the windows a dump or screenshot shows, and where a
+tap, swipe or typed text lands in them.
 
-Gestures are hit-tested against the same windows a dump shows, topmost window first. Everything is
-deterministic given the seed except the dynamic text tokens that read the wall clock.
+Gestures are hit-tested against the same windows a dump shows, topmost window first; what the element hit
+does is the app's business (`AppRuntime`, virtual/runtime.py), as are the keys and the app's lifecycle,
+which the engine hands on.
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field
-
-from pytest_fairy.errors import UsageError
-from pytest_fairy.perception.hierarchy import Bounds
 from pytest_fairy.virtual.clock import Clock
-from pytest_fairy.virtual.expr import TextContext, evaluate, expand
 from pytest_fairy.virtual.layout import Layout, UiState
 from pytest_fairy.virtual.logcat import Logcat
-from pytest_fairy.virtual.model import Anr, AppModel, Effect, ExternalScreen, Scalar, Toast
-from pytest_fairy.virtual.system import (
-    ERROR_DIALOG_ACTIVITY,
-    LAUNCHER_ACTIVITY,
-    LAUNCHER_PACKAGE,
-    PERMISSION_ACTIVITY,
-    PERMISSION_PACKAGE,
-    SYSTEM_PACKAGE,
-    SystemPrompt,
-    SystemUi,
-    anr_log,
-    crash_log,
-)
+from pytest_fairy.virtual.model import AppModel, ExternalScreen
+from pytest_fairy.virtual.runtime import AppRuntime, VirtualAppError
+from pytest_fairy.virtual.system import SystemUi
 from pytest_fairy.virtual.views import View, Window, find, hit, scrollable_at
 
-MAX_REDIRECTS = 8  # on_show redirecting to a screen whose on_show redirects... is a model bug
-PID_RANGE = (4000, 32000)
-SYSTEM_PID = 1489  # system_server
-
-
-class VirtualAppError(UsageError):
-    """The app model misbehaves at run time (e.g. an endless on_show redirect)."""
-
-
-@dataclass(frozen=True, slots=True)
-class OpenDialog:
-    dialog_id: str
-    anchor: Bounds | None
-
-
-@dataclass(frozen=True, slots=True)
-class ShownToast:
-    text: str
-    until: float  # clock.monotonic() when it disappears
-    since: float = 0.0  # when it appears: Android shows queued toasts one after another
-
-
-Frame = str | ExternalScreen  # a screen id of the app, or another app's screen on top of it
-
-
-@dataclass
-class Task:
-    """The app's task: its activity stack and the dialogs of the top activity."""
-
-    stack: list[Frame] = field(default_factory=list)
-    dialogs: list[OpenDialog] = field(default_factory=list)
+__all__ = ["Engine", "VirtualAppError"]  # VirtualAppError: the device imports it from here
 
 
 class Engine:
@@ -68,69 +24,43 @@ class Engine:
         self, model: AppModel, *, seed: int, clock: Clock, logcat: Logcat, size: tuple[int, int]
     ) -> None:
         self.model = model
-        self.seed = seed
-        self.clock = clock
-        self.log = logcat
         self.size = size
-        self.rng = random.Random(seed)
-        self.ui = UiState(model.initial_variables())
-        self.task = Task()
-        self.pid = 0  # 0: the app process is not running
-        self.in_front = False
-        self.prompt: SystemPrompt | None = None
-        self.toasts: list[ShownToast] = []
-        self.frame = 0
+        self.app = AppRuntime(model, seed=seed, clock=clock, logcat=logcat)
         self.system = SystemUi(model.app.name, model.app.color, model.device.locale, size)
+
+    @property
+    def ui(self) -> UiState:
+        return self.app.ui
 
     # ---- observation ----------------------------------------------------------------------------
 
     def windows(self, observe: bool = False) -> list[Window]:
         """The windows on screen, bottom first. An observation (dump / screenshot) moves dynamic text."""
+        app = self.app
         if observe:
-            self.frame += 1
-        ctx = TextContext(
-            self.frame, self.clock.now(), self.ui.variables, self.model.device.locale, self.seed
-        )
-        layout = Layout(self.model, self.ui, ctx, self.size)
+            app.frame += 1
+        layout = Layout(self.model, app.ui, app.text_context(), self.size)
         windows: list[Window] = []
-        if self.app_visible:
-            top = self.task.stack[-1]
+        if app.app_visible:
+            top = app.task.stack[-1]
             if isinstance(top, ExternalScreen):
                 windows.append(layout.external_window(top))
             else:
-                windows.append(layout.screen_window(self.model.screen(top), len(self.task.stack) == 1))
-                for i, shown in enumerate(self.task.dialogs):
+                windows.append(layout.screen_window(self.model.screen(top), len(app.task.stack) == 1))
+                for i, shown in enumerate(app.task.dialogs):
                     windows.append(layout.dialog_window(self.model.dialog(shown.dialog_id), i, shown.anchor))
         else:
             windows.append(self.system.launcher())
-        if self.prompt is not None:
-            windows.append(self.system.prompt(self.prompt))
+        if app.prompt is not None:
+            windows.append(self.system.prompt(app.prompt))
         return windows
 
     def active_toasts(self) -> list[str]:
-        now = self.clock.monotonic()
-        self.toasts = [t for t in self.toasts if t.until > now]
-        return [t.text for t in self.toasts if t.since <= now]
-
-    @property
-    def app_visible(self) -> bool:
-        return self.pid != 0 and self.in_front and bool(self.task.stack)
+        return self.app.active_toasts()
 
     def current(self) -> tuple[str, str]:
-        if self.prompt is not None:
-            if self.prompt.kind == "permission":
-                return PERMISSION_PACKAGE, PERMISSION_ACTIVITY
-            return SYSTEM_PACKAGE, ERROR_DIALOG_ACTIVITY
-        if not self.app_visible:
-            return LAUNCHER_PACKAGE, LAUNCHER_ACTIVITY
-        top = self.task.stack[-1]
-        if isinstance(top, ExternalScreen):
-            return top.package, self._activity(top.activity, top.package)
-        return self.model.app.package, self._activity(self.model.screen(top).activity)
-
-    def _activity(self, activity: str, package: str | None = None) -> str:
-        pkg = package or self.model.app.package
-        return pkg + activity if activity.startswith(".") else activity
+        """The package and activity in front."""
+        return self.app.current()
 
     # ---- gestures -------------------------------------------------------------------------------
 
@@ -139,26 +69,26 @@ class Engine:
         top = windows[-1]
         if top.panel is not None and not top.panel.contains(x, y):
             if top.modal and top.dismiss_on_outside and top.dialog_index is not None:
-                self._close_dialog()
+                self.app.close_dialog()
             return  # a modal window swallows taps outside its panel
         view = hit(top.root, x, y, long)
         if view is None or not view.enabled or view.target is None:
             return
         target = view.target
         if target.system is not None:
-            self._system_action(target.system)
+            self.app.system_action(target.system)
             return
         element = target.element
         assert element is not None
         if long:
-            self._run(element.on_long_tap, target.row, view.bounds)
+            self.app.run(element.on_long_tap, target.row, view.bounds)
             return
         if element.editable or view.short_class in ("EditText", "AutoCompleteTextView"):
             self.ui.focused = target.key
         if view.checkable:
             self._toggle(view)
-        self._run(element.on_tap, target.row, view.bounds)
-        self._run(list(target.row_effects), target.row, view.bounds)
+        self.app.run(element.on_tap, target.row, view.bounds)
+        self.app.run(list(target.row_effects), target.row, view.bounds)
 
     def _toggle(self, view: View) -> None:
         assert view.target is not None and view.target.element is not None
@@ -206,229 +136,27 @@ class Engine:
     def enter(self) -> None:
         field_view = self._focused_field()
         if field_view is not None and field_view.target is not None and field_view.target.element is not None:
-            self._run(field_view.target.element.on_enter, field_view.target.row, field_view.bounds)
+            self.app.run(field_view.target.element.on_enter, field_view.target.row, field_view.bounds)
 
     def _focused_field(self) -> View | None:
-        if self.ui.focused is None or self.prompt is not None or not self.app_visible:
+        if self.ui.focused is None or self.app.prompt is not None or not self.app.app_visible:
             return None
         return find(self.windows()[-1:], self.ui.focused)
 
-    # ---- keys and app lifecycle -----------------------------------------------------------------
+    # ---- keys and the app's lifecycle: the app's business ------------------------------------------
 
     def back(self) -> None:
-        if self.prompt is not None:
-            self._system_action({"permission": "deny", "anr": "wait", "crash": "close_app"}[self.prompt.kind])
-            return
-        if not self.app_visible:
-            return
-        if self.task.dialogs:
-            if self.model.dialog(self.task.dialogs[-1].dialog_id).cancelable:
-                self._close_dialog()
-            return
-        self.ui.focused = None
-        self.task.stack.pop()
-        if not self.task.stack:
-            self.in_front = False  # back on the root activity finishes it; the process lives on
-            return
-        self._show_top()
+        self.app.back()
 
     def home(self) -> None:
-        self.in_front = False
-        if self.prompt is not None and self.prompt.kind != "crash":
-            self.prompt = None
+        self.app.home()
 
     def launch(self, activity: str | None = None) -> None:
         """Start or resume the app; `activity` (already resolved to a screen id) starts that screen."""
-        if self.prompt is not None and self.prompt.kind == "crash":
-            self.prompt = None
-        if self.pid == 0:
-            self._start_process()
-        self.in_front = True
-        if activity is not None:
-            self._push(activity)
-        elif not self.task.stack:
-            self._push(self.model.app.launch)
+        self.app.launch(activity)
 
     def force_stop(self) -> None:
-        if self.pid != 0:
-            self.log.log(
-                "I",
-                "ActivityManager",
-                f"Force stopping {self.model.app.package} appid=10187 user=0: from pid 13412",
-                SYSTEM_PID,
-            )
-        self._kill()
-        if self.prompt is not None and self.prompt.kind != "crash":
-            self.prompt = None
+        self.app.force_stop()
 
     def screen_for_activity(self, activity: str) -> str | None:
-        name = self._activity(activity)
-        return next((s.id for s in self.model.screens if self._activity(s.activity) == name), None)
-
-    def _start_process(self) -> None:
-        self.pid = self.rng.randint(*PID_RANGE)
-        self.log.log(
-            "I",
-            "ActivityManager",
-            f"Start proc {self.pid}:{self.model.app.package}/u0a187 for "
-            f"pre-top-activity {{{self.model.app.package}/{self._launch_activity()}}}",
-            SYSTEM_PID,
-        )
-
-    def _launch_activity(self) -> str:
-        return self._activity(self.model.screen(self.model.app.launch).activity)
-
-    def _kill(self) -> None:
-        self.pid = 0
-        self.in_front = False
-        self.task = Task()
-        persistent = self.model.persistent_variables()
-        fresh = self.model.initial_variables()
-        self.ui = UiState({k: (self.ui.variables[k] if k in persistent else v) for k, v in fresh.items()})
-
-    def _push(self, screen_id: str, replace: bool = False) -> None:
-        self.task.dialogs.clear()
-        self.ui.focused = None
-        if replace and self.task.stack:
-            self.task.stack.pop()
-        self.task.stack.append(screen_id)
-        self._show_top()
-
-    def _show_top(self, depth: int = 0) -> None:
-        """The top screen came to front: log it and run its on_show (redirects replace it)."""
-        if depth > MAX_REDIRECTS:
-            raise VirtualAppError(f"on_show redirects more than {MAX_REDIRECTS} times: a redirect loop")
-        top = self.task.stack[-1]
-        if isinstance(top, ExternalScreen):
-            return
-        screen = self.model.screen(top)
-        self.log.log(
-            "I",
-            "ActivityTaskManager",
-            f"Displayed {self.model.app.package}/{screen.activity}: +{self.rng.randint(180, 650)}ms",
-            SYSTEM_PID,
-        )
-        for effect in screen.on_show:
-            if not evaluate(effect.when, self.ui.variables):
-                continue
-            target = effect.go or effect.replace
-            if target is not None:
-                self.task.stack[-1] = target
-                self._show_top(depth + 1)
-                return
-            self._apply(effect, None, None)
-
-    # ---- effects --------------------------------------------------------------------------------
-
-    def _run(self, effects: list[Effect], row: int | None, source: Bounds | None) -> None:
-        pid = self.pid
-        for effect in effects:
-            if self.pid != pid or self.pid == 0:
-                return  # the process died (crash, restart): the rest of the handler never runs
-            if evaluate(effect.when, self.ui.variables):
-                self._apply(effect, row, source)
-
-    def _apply(self, effect: Effect, row: int | None, source: Bounds | None) -> None:
-        action = effect.action
-        if action in ("go", "replace"):
-            self._push(effect.go or effect.replace or "", replace=action == "replace")
-        elif action == "back":
-            self.back()
-        elif action == "dialog" and effect.dialog is not None:
-            self.ui.focused = None
-            self.task.dialogs.append(OpenDialog(effect.dialog, source))
-        elif action == "close":
-            self._close_dialog()
-        elif action == "set" and effect.set is not None:
-            for name, value in effect.set.items():
-                self.ui.variables[name] = self._coerce(name, value, row)
-        elif action == "inc" and effect.inc is not None:
-            for name, amount in effect.inc.items():
-                current = self.ui.variables.get(name, 0)
-                assert isinstance(current, int | float)
-                self.ui.variables[name] = current + amount
-        elif action == "toast" and effect.toast is not None:
-            self._toast(effect.toast, row)
-        elif action == "restart":
-            self._kill()
-            self.launch()
-        elif action == "open" and effect.open is not None:
-            self.task.dialogs.clear()
-            self.task.stack.append(effect.open)
-        elif action == "permission" and effect.permission is not None:
-            perm = effect.permission
-            if perm.var is not None and self.ui.variables.get(perm.var):
-                self._run(perm.on_allow, row, source)  # granted before: Android does not ask again
-            else:
-                self.prompt = SystemPrompt("permission", perm, row)
-        elif action == "crash" and effect.crash is not None:
-            self._crash(effect.crash.exception, effect.crash.message, effect.crash.frames)
-        elif action == "anr":
-            reason = effect.anr.reason if isinstance(effect.anr, Anr) else Anr().reason
-            self.log.log(
-                "E",
-                "ActivityManager",
-                anr_log(self.model.app.package, self.pid, self.current()[1], reason),
-                SYSTEM_PID,
-            )
-            self.prompt = SystemPrompt("anr")
-
-    def _coerce(self, name: str, value: Scalar, row: int | None) -> Scalar:
-        """`set` values may use `{i}`; the result takes the declared variable's type."""
-        if not isinstance(value, str):
-            return value
-        ctx = TextContext(
-            self.frame, self.clock.now(), self.ui.variables, self.model.device.locale, self.seed, row
-        )
-        text = expand(value, ctx)
-        declared = self.model.initial_variables().get(name)
-        if isinstance(declared, int) and not isinstance(declared, bool) and text.lstrip("-").isdigit():
-            return int(text)
-        return text
-
-    def _toast(self, toast: str | Toast, row: int | None) -> None:
-        text = toast if isinstance(toast, str) else toast.text
-        duration = self.model.device.toast_duration
-        if isinstance(toast, Toast) and toast.duration is not None:
-            duration = toast.duration
-        ctx = TextContext(
-            self.frame, self.clock.now(), self.ui.variables, self.model.device.locale, self.seed, row
-        )
-        since = max([self.clock.monotonic(), *(t.until for t in self.toasts)])
-        self.toasts.append(ShownToast(expand(text, ctx), since + duration, since))
-
-    def _close_dialog(self) -> None:
-        if self.task.dialogs:
-            self.task.dialogs.pop()
-            self.ui.focused = None
-
-    def _crash(self, exception: str, message: str, frames: list[str]) -> None:
-        activity = self.current()[1]
-        self.log.log(
-            "E",
-            "AndroidRuntime",
-            crash_log(self.model.app.package, self.pid, activity, exception, message, frames),
-            self.pid,
-        )
-        self.log.log("I", "Process", f"Sending signal. PID: {self.pid} SIG: 9", self.pid)
-        self._kill()
-        self.prompt = SystemPrompt("crash")
-
-    def _system_action(self, action: str) -> None:
-        prompt = self.prompt
-        if action == "launch":
-            self.launch()
-        elif action == "up":
-            self.back()
-        elif action in ("allow", "deny") and prompt is not None and prompt.permission is not None:
-            self.prompt = None
-            perm = prompt.permission
-            if perm.var is not None:
-                self.ui.variables[perm.var] = action == "allow"
-            self._run(perm.on_allow if action == "allow" else perm.on_deny, prompt.row, None)
-        elif action == "wait":
-            self.prompt = None
-        elif action in ("close_app", "app_info"):
-            self.prompt = None
-            if self.pid != 0:
-                self.force_stop()
+        return self.app.screen_for_activity(activity)
