@@ -35,20 +35,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from pytest_fairy.brain.answers import AnswerError, read_judgement, read_plan, read_step, read_summary
 from pytest_fairy.brain.context import Block, ContextLimits, MessageBuilder, RunMemory, render
 from pytest_fairy.brain.follow_ups import FollowUpQueue, QueueStats
 from pytest_fairy.brain.pricing import DEFAULT_PRICES, CallTokens, Ledger, Price
-from pytest_fairy.brain.tools import (
-    DEFAULT_MAX_FOLLOW_UPS,
-    AnswerError,
-    Stage,
-    cache_control,
-    read_judgement,
-    read_plan,
-    read_step,
-    read_summary,
-    tools_param,
-)
+from pytest_fairy.brain.tools import DEFAULT_MAX_FOLLOW_UPS, Stage, cache_control, tools_param
 from pytest_fairy.errors import BrainError
 from pytest_fairy.explore.decisions import Decision, Judgement, Plan, StepContext, Usage
 from pytest_fairy.explore.target import Target

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pytest_fairy.brain.answers import AnswerError, read_decision, schema_errors
 from pytest_fairy.brain.pricing import (
     DEFAULT_PRICES,
     CallTokens,
@@ -17,7 +18,7 @@ from pytest_fairy.brain.pricing import (
     UnknownModelPrice,
     price_for,
 )
-from pytest_fairy.brain.tools import SCHEMAS, AnswerError, Stage, read_decision, schema_errors, tools_param
+from pytest_fairy.brain.tools import SCHEMAS, Stage, tools_param
 from pytest_fairy.explore.action import Action, ActionKind, Direction
 from pytest_fairy.explore.decisions import Usage
 from tests.claude import answers, synthetic
