@@ -2,12 +2,19 @@
 
 `build_screen(xml)` gives a :class:`Screen` (layers, numbered marks with stable refs, compressed text);
 `render_som` draws the marks on a screenshot; `perceive(device)` does both from a live device.
+
+Owns, bottom to top: `hierarchy` (the dump parsed into nodes), `layers` (which window or overlay each
+node belongs to), `reading` (an element's label, reading order), `marks` (a numbered element), `refs`
+(its stable name across screens), `compress` (the text the brain reads), `screen` (all of it, built once
+per dump), `som` and `fonts` (the Set-of-Mark picture), `perceive` (one look at a live device).
+May import: `errors`, and `devices` for the `Device` protocol that `perceive` reads.
 """
 
 from pytest_fairy.errors import PerceptionError
 from pytest_fairy.perception.hierarchy import Bounds, Node, parse_hierarchy
 from pytest_fairy.perception.layers import Layer, LayerKind, detect_layers
-from pytest_fairy.perception.screen import Mark, Screen, build_screen
+from pytest_fairy.perception.marks import Mark
+from pytest_fairy.perception.screen import Screen, build_screen
 
 __all__ = [
     "Bounds",

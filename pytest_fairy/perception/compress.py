@@ -16,15 +16,14 @@ still names every mark number in it. Layers below a modal one are summarised as 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from pytest_fairy.perception.hierarchy import Node
 from pytest_fairy.perception.layers import Layer, LayerKind
-from pytest_fairy.perception.screen import node_label, reading_order
-
-if TYPE_CHECKING:
-    from pytest_fairy.perception.screen import Screen
+from pytest_fairy.perception.marks import Mark
+from pytest_fairy.perception.reading import node_label, reading_order
 
 MERGE_MIN_RUN = 5  # runs of at least this many similar siblings are merged
 MERGE_SHOW = 3  # how many of a merged run are shown in full
@@ -35,6 +34,26 @@ MAX_INDENT = 3  # nesting levels shown; deeper lines stay at this level
 INDENT = "  "
 SIGNATURE_DEPTH = 2  # how deep the shape of an element is compared when merging runs
 SILENT_KINDS = frozenset({LayerKind.SYSTEM_UI})  # status and nav bars say nothing useful
+
+
+class Readable(Protocol):
+    """What the text is made from: a :class:`~pytest_fairy.perception.screen.Screen` is one. Named here
+    rather than imported, since the screen is built with this text and so imports this module."""
+
+    @property
+    def layers(self) -> Sequence[Layer]: ...
+
+    @property
+    def marks(self) -> Sequence[Mark]: ...
+
+    @property
+    def activity(self) -> str: ...
+
+    @property
+    def package(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
 
 
 @dataclass
@@ -222,7 +241,7 @@ def _summary(layer: Layer) -> str:
     return shown + (f" · … (+{len(seen) - SUMMARY_TEXTS})" if len(seen) > SUMMARY_TEXTS else "")
 
 
-def compress(screen: Screen) -> str:
+def compress(screen: Readable) -> str:
     """The screen as short, numbered lines for the LLM (see the module doc for the shape)."""
     numbers = {id(mark.node): mark.number for mark in screen.marks}
     lines: list[str] = []

@@ -25,12 +25,11 @@ import difflib
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from pytest_fairy.perception.hierarchy import Node
-
-if TYPE_CHECKING:
-    from pytest_fairy.perception.screen import Mark, Screen
+from pytest_fairy.perception.marks import Mark
+from pytest_fairy.perception.reading import node_label
 
 REF_TEXT_MAX = 24  # characters of text kept in a ref
 FUZZY_MIN_SIMILARITY = 0.5  # label similarity a fuzzy match needs when the old element had a label
@@ -188,7 +187,15 @@ def _distance(a: Mark, b: Mark) -> int:
     return abs(ax - bx) + abs(ay - by)
 
 
-def match_refs(old: Screen, new: Screen) -> dict[str, Mark]:
+class Marked(Protocol):
+    """What refs are matched between: a :class:`~pytest_fairy.perception.screen.Screen` is one. Named
+    here rather than imported, since the screen is built with refs and so imports this module."""
+
+    @property
+    def marks(self) -> Sequence[Mark]: ...
+
+
+def match_refs(old: Marked, new: Marked) -> dict[str, Mark]:
     """Old ref -> the mark on `new` that is the same element: exact ref first, then a fuzzy match.
 
     The fuzzy match takes a mark of the same id / class in the same kind of layer, with the most similar
@@ -198,7 +205,7 @@ def match_refs(old: Screen, new: Screen) -> dict[str, Mark]:
     """
     matched: dict[str, Mark] = {}
     used: set[int] = set()
-    by_ref = new.marks_by_ref
+    by_ref = {mark.ref: mark for mark in new.marks}
     for mark in old.marks:
         found = by_ref.get(mark.ref)
         if found is not None and found.number not in used:
@@ -227,8 +234,6 @@ def match_refs(old: Screen, new: Screen) -> dict[str, Mark]:
 
 def _context(mark: Mark) -> tuple[str, str]:
     """(the label of the list row holding the element, the element's label)."""
-    from pytest_fairy.perception.screen import node_label  # screen builds refs, so it is imported lazily here
-
     row = _in_list(mark.node)
     return (node_label(row) if row is not None and row is not mark.node else "", mark.label)
 

@@ -13,9 +13,15 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from pytest_fairy.perception.compress import compress
 from pytest_fairy.perception.hierarchy import Bounds, Node, parse_hierarchy
 from pytest_fairy.perception.layers import Layer, LayerKind, detect_layers, screen_bounds
+from pytest_fairy.perception.marks import Mark
+from pytest_fairy.perception.reading import reading_order
 from pytest_fairy.perception.refs import make_refs
+
+# `Mark` is part of the screen's model and may be imported from here; it lives in marks.py because the
+# refs, built before the screen, need it too.
 
 # Layers whose views are never marked: chrome the explorer drives by keys and typing, not by taps.
 UNMARKED_KINDS = frozenset({LayerKind.KEYBOARD, LayerKind.SYSTEM_UI})
@@ -69,52 +75,6 @@ DISMISS_PREFERENCE: dict[LayerKind, tuple[tuple[str, ...], ...]] = {
 DEFAULT_PREFERENCE = (CLOSE, CANCEL, ACKNOWLEDGE, DENY, ALLOW)
 
 _PUNCTUATION = re.compile(r"[\s.,!?:;'\"()\[\]，。！？：；、（）]+")
-
-
-def _descendant_label(node: Node) -> str:
-    for child in node.iter():
-        if child is not node and child.visible and (child.text or child.content_desc):
-            return "***" if child.password else (child.text or child.content_desc)
-    return ""
-
-
-def node_label(node: Node) -> str:
-    """What a person would call the element: own text / desc, else the first text inside it, else its id."""
-    if node.password and node.text:
-        return "***"
-    # A list is not named after the rows it happens to show: they scroll.
-    inner = "" if node.scrollable else _descendant_label(node)
-    return node.text or node.content_desc or inner or node.short_id
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class Mark:
-    """A numbered element on the screen (the number drawn on the Set-of-Mark screenshot)."""
-
-    number: int
-    node: Node
-    ref: str
-    layer: LayerKind
-
-    def __repr__(self) -> str:
-        return f"Mark([{self.number}] {self.ref!r} {self.layer} {self.node.short_class} {self.bounds})"
-
-    @property
-    def bounds(self) -> Bounds:
-        return self.node.bounds
-
-    @property
-    def center(self) -> tuple[int, int]:
-        return self.node.bounds.center
-
-    @property
-    def label(self) -> str:
-        return node_label(self.node)
-
-
-def reading_order(nodes: list[Node]) -> list[Node]:
-    position = {id(node): i for i, node in enumerate(nodes)}
-    return sorted(nodes, key=lambda n: (n.bounds.top, n.bounds.left, n.depth, position[id(n)]))
 
 
 def _markable(node: Node) -> bool:
@@ -272,10 +232,6 @@ class Screen:
 
 def build_screen(xml: str, *, activity: str = "", package: str = "") -> Screen:
     """Parse a dump and derive everything: layers, marks with refs, and the compressed text."""
-    from pytest_fairy.perception.compress import (
-        compress,  # compress reads a Screen; imported here to keep the modules acyclic
-    )
-
     windows = parse_hierarchy(xml)
     layers = detect_layers(windows, package)
     if not package:
