@@ -11,19 +11,21 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable
 
-from pytest_fairy.virtual.wire import diagnostics, framework, toybox
+from pytest_fairy.virtual.wire.diagnostics import COMMANDS as DIAGNOSTICS_COMMANDS
+from pytest_fairy.virtual.wire.framework import COMMANDS as FRAMEWORK_COMMANDS
 from pytest_fairy.virtual.wire.shell import Command, Shell
 from pytest_fairy.virtual.wire.sync import SyncService
 from pytest_fairy.virtual.wire.system import AndroidSystem
+from pytest_fairy.virtual.wire.toybox import COMMANDS as TOYBOX_COMMANDS
 from pytest_fairy.virtual.wire.transport import ServiceHandler, Stream, StreamClosed
 from pytest_fairy.virtual.wire.u2server import app_process
 
 # What the device tells the host it can do (the `features=` of its CNXN banner).
 FEATURES = ("shell_v2", "cmd", "stat_v2", "ls_v2", "fixed_push_mkdir")
 COMMANDS: dict[str, Command] = {
-    **toybox.COMMANDS,
-    **framework.COMMANDS,
-    **diagnostics.COMMANDS,
+    **TOYBOX_COMMANDS,
+    **FRAMEWORK_COMMANDS,
+    **DIAGNOSTICS_COMMANDS,
     "app_process": app_process,
 }
 _FRAME = struct.Struct("<BI")

@@ -19,7 +19,7 @@ from typing import Any
 from pytest_fairy.devices.protocol import Key
 from pytest_fairy.errors import DeviceError, FairyError, PerceptionError
 from pytest_fairy.perception.hierarchy import Node
-from pytest_fairy.virtual.wire import selector as selectors
+from pytest_fairy.virtual.wire.selector import SelectorError, describe, find, object_info
 from pytest_fairy.virtual.wire.shell import Invocation
 from pytest_fairy.virtual.wire.system import AndroidSystem
 from pytest_fairy.virtual.wire.transport import Stream
@@ -182,7 +182,7 @@ class UiautomatorServer:
                 result = method(*args) if polls else self.system.call(lambda: method(*args))
             except TypeError as exc:
                 raise RpcError(INVALID_PARAMS, f"Invalid params for {request['method']}: {exc}") from exc
-            except (selectors.SelectorError, ValueError, PerceptionError) as exc:
+            except (SelectorError, ValueError, PerceptionError) as exc:
                 raise RpcError(INVALID_PARAMS, f"Invalid params for {request['method']}: {exc}") from exc
             except DeviceError as exc:
                 raise RpcError(SERVER_ERROR, str(exc)) from exc
@@ -192,14 +192,14 @@ class UiautomatorServer:
 
     # ---- helpers
     def _find(self, selector: dict[str, Any]) -> list[Node]:
-        return selectors.find(self.system.call(self.device.dump_hierarchy), selector)
+        return find(self.system.call(self.device.dump_hierarchy), selector)
 
     def _one(self, selector: dict[str, Any]) -> Node:
         found = self._find(selector)
         if not found:
             raise RpcError(
                 OBJECT_NOT_FOUND,
-                "androidx.test.uiautomator.UiObjectNotFoundException: " + selectors.describe(selector),
+                "androidx.test.uiautomator.UiObjectNotFoundException: " + describe(selector),
             )
         return found[0]
 
@@ -308,10 +308,10 @@ class UiautomatorServer:
         return self._one(selector).text
 
     def obj_info(self, selector: dict[str, Any]) -> dict[str, Any]:
-        return selectors.object_info(self._one(selector))
+        return object_info(self._one(selector))
 
     def obj_info_all(self, selector: dict[str, Any]) -> list[dict[str, Any]]:
-        return [selectors.object_info(node) for node in self._find(selector)]
+        return [object_info(node) for node in self._find(selector)]
 
     def count(self, selector: dict[str, Any]) -> int:
         return len(self._find(selector))
