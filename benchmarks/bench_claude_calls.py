@@ -50,7 +50,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings, make_client  # noqa: E402
+from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings  # noqa: E402
+from pytest_fairy.brain.claude_api import make_client  # noqa: E402
 from pytest_fairy.brain.context import Block  # noqa: E402
 from pytest_fairy.brain.follow_ups import QueueStats  # noqa: E402
 from pytest_fairy.brain.tools import Stage  # noqa: E402
@@ -354,12 +355,12 @@ class NaiveBrain(ClaudeBrain):
     def _create(self, stage: Stage, content: list[Block], max_tokens: int) -> Any:
         if stage is not Stage.NEXT_ACTION:
             return super()._create(stage, content, max_tokens)
-        messages: Any = self._sdk_client().messages
+        messages: Any = self._api.client().messages
         return messages.create(
             model=self.settings.model,
             max_tokens=max_tokens,
-            system=self._system,
-            tools=self._tools,
+            system=self._api.system,
+            tools=self._api.tools,
             tool_choice={"type": "tool", "name": stage.value},
             messages=[*self._history, {"role": "user", "content": content}],
         )

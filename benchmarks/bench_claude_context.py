@@ -25,7 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings, make_client  # noqa: E402
+from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings  # noqa: E402
+from pytest_fairy.brain.claude_api import make_client  # noqa: E402
 from tests.claude import answers, synthetic  # noqa: E402
 from tests.claude.fake_api import FakeMessagesAPI, estimate_tokens, tool_reply  # noqa: E402
 

@@ -33,7 +33,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings, make_client  # noqa: E402
+from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings  # noqa: E402
+from pytest_fairy.brain.claude_api import make_client  # noqa: E402
 from pytest_fairy.explore.explorer import Explorer, Mission  # noqa: E402
 from pytest_fairy.explore.target import Target  # noqa: E402
 from pytest_fairy.replay import CacheMode, CachingBrain, DecisionCache  # noqa: E402

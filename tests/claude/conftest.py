@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings, make_client
+from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings
+from pytest_fairy.brain.claude_api import make_client
 from tests.claude.fake_api import FakeMessagesAPI
 
 FAKE_KEY = "sk-ant-fake-3f9c1e7b-NEVER-PRINT-ME"

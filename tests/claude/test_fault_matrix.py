@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from pytest_fairy.brain.claude import ClaudeBrain, make_client
+from pytest_fairy.brain.claude import ClaudeBrain
+from pytest_fairy.brain.claude_api import make_client
 from pytest_fairy.errors import BrainError
 from pytest_fairy.explore.decisions import Decision
 from pytest_fairy.explore.explorer import Explorer

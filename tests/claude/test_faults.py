@@ -9,7 +9,8 @@ from dataclasses import replace
 
 import pytest
 
-from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings, MissingApiKey
+from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings
+from pytest_fairy.brain.claude_api import MissingApiKey
 from pytest_fairy.errors import BrainError
 from pytest_fairy.explore.action import Action, ActionKind
 from tests.claude import answers, synthetic

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings, make_client
+from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings
+from pytest_fairy.brain.claude_api import make_client
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.target import Target
