@@ -1,0 +1,204 @@
+"""What the offline brain may try on a screen, and how promising each is: one scored `Candidate` per
+action a marked element offers (fill a field, scroll a list, tap, long-tap).
+
+The score weighs relevance to the feature (its goal, sub-feature and done-when words: `Focus`) and what
+the element likely does: a form's fields before its submit, new pages before toggles, a way out of the
+page last, the confirm button once the option the goal names is chosen. Elements of a risky category the
+target does not allow are no candidates at all. Pure: the brain (brain/offline.py) passes in what it has
+learnt (how often each element was tried anywhere, how often this page was scrolled).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from pytest_fairy.brain.relevance import overlap, tokens
+from pytest_fairy.explore.action import Action, ActionKind, Direction
+from pytest_fairy.explore.decisions import StepContext
+from pytest_fairy.explore.target import Target
+from pytest_fairy.perception.layers import LayerKind
+from pytest_fairy.perception.screen import Mark, Screen
+from pytest_fairy.spec.risk import risky_category
+
+MAX_SCROLLS_PER_STATE = 3
+TOGGLE_PENALTY = 15
+FORM_FIRST_BONUS = 100
+# Labels that lead away rather than deeper: explored last, so the frontier of a page is spent first.
+LEAVING_WORDS = frozenset(
+    {
+        "返回",
+        "back",
+        "navigate up",
+        "转到上一层级",
+        "向上导航",
+        "关闭",
+        "close",
+        "取消",
+        "cancel",
+        "up",
+    }
+)
+LEAVING_IDS = ("up", "back", "close", "navigate", "home_as_up")
+SEARCH_WORDS = ("search", "搜索", "查找")
+CONFIRM_WORDS = frozenset({"确定", "确认", "完成", "保存", "提交", "ok", "done", "save", "confirm", "apply"})
+COMMIT_BONUS = 50
+# In an open exploration (no done-when oracle to reach), a form's submit button goes after the page's
+# other ways on (links such as 忘记密码 / 注册): submitting often leaves the page for good (a login page is
+# not seen again once logged in). With an oracle to reach, the submit is the main road and goes first.
+SUBMIT_LAST_PENALTY = 10
+
+PLAUSIBLE_VALUES = (
+    (("password", "密码", "pwd"), "Passw0rd!"),
+    (("email", "邮箱", "mail"), "qa@example.com"),
+    (("phone", "mobile", "手机", "电话"), "13800138000"),
+    (("user", "name", "账号", "用户", "昵称"), "qa_tester"),
+    (("search", "搜索"), ""),  # filled with the feature's first word
+    (("title", "标题"), "测试标题 test"),
+    (("code", "验证码"), "123456"),
+    (("address", "地址"), "上海市黄浦区人民大道 1 号"),
+)
+DEFAULT_TEXT = "测试内容 test input"
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One action an element offers, scored. `key` is what the brain remembers as tried on a page (kind
+    and ref); `ref` names the element across pages; `toggle`: it changes the page's content, not the page."""
+
+    score: int
+    order: int
+    action: Action
+    key: str
+    why: str
+    ref: str = ""
+    submits: bool = False
+    relevant: bool = False
+    toggle: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Focus:
+    """What the feature is about, as words: the target's (`topic`), its done-when hints, and the goal text."""
+
+    topic: frozenset[str] = frozenset()
+    hints: frozenset[str] = frozenset()
+    goal: str = ""
+
+    @classmethod
+    def of(cls, target: Target) -> Focus:
+        return cls(
+            topic=tokens(target.words()),
+            hints=tokens(" ".join(target.done_hints)),
+            goal=" ".join((target.goal, *target.done_hints)),
+        )
+
+
+def find_candidates(
+    ctx: StepContext, focus: Focus, tried_anywhere: Mapping[str, int], scrolls: int
+) -> list[Candidate]:
+    """What may be tried on this screen, scored. `tried_anywhere`: how often each element (by ref) was
+    tried on any page; `scrolls`: how often this page was scrolled."""
+    screen = ctx.screen
+    chosen = _goal_choices(screen, focus.goal)
+    submit_last = not ctx.unmet_oracles and any(mark.node.editable for mark in screen.marks)
+    found: list[Candidate] = []
+    for order, mark in enumerate(screen.marks):
+        if screen.has_dialog and mark.layer in (LayerKind.APP, LayerKind.SYSTEM_UI):
+            continue
+        if _undoes(mark, chosen):
+            continue
+        found.extend(
+            _actions_for(
+                mark, order, ctx, focus, tried_anywhere, scrolls, commit=bool(chosen), submit_last=submit_last
+            )
+        )
+    if scrolls >= MAX_SCROLLS_PER_STATE:
+        found = [c for c in found if c.action.kind is not ActionKind.SCROLL]
+    return found
+
+
+def best(candidates: list[Candidate]) -> Candidate:
+    """The highest score; of equals, the first in reading order."""
+    return max(candidates, key=lambda c: (c.score, -c.order))
+
+
+def _goal_choices(screen: Screen, goal: str) -> set[int]:
+    """Groups (by parent node) whose checked option is one the goal names: keep it, commit it."""
+    return {
+        id(mark.node.parent)
+        for mark in screen.marks
+        if mark.node.checkable and mark.node.checked and mark.label and mark.label in goal
+    }
+
+
+def _actions_for(
+    mark: Mark,
+    order: int,
+    ctx: StepContext,
+    focus: Focus,
+    tried_anywhere: Mapping[str, int],
+    scrolls: int,
+    *,
+    commit: bool,
+    submit_last: bool,
+) -> list[Candidate]:
+    node, label, ref = mark.node, mark.label, mark.ref
+    risk = risky_category(label) if label else None
+    if risk is not None and risk not in ctx.target.allowed_risks:
+        return []  # the policy would deny it: do not spend a step finding that out
+    relevance = 3 * overlap(label, focus.hints) + overlap(label, focus.topic)
+    score = relevance * 10 - tried_anywhere.get(ref, 0) * 3 - (40 if _leaves(mark) else 0)
+    if node.editable:
+        # Forms first: a submit button tried before its fields are filled teaches nothing. But a
+        # search box narrows what is on screen: try the page's own elements before searching.
+        searching = any(word in f"{node.resource_id} {label}".lower() for word in SEARCH_WORDS)
+        action = Action(ActionKind.TYPE, mark.number, _plausible_text(mark, ctx.target))
+        bonus = -15 if searching else FORM_FIRST_BONUS
+        return [Candidate(score + bonus, order, action, f"type|{ref}", f"fill '{label}'", ref, relevant=True)]
+    if node.scrollable and not (node.clickable or node.checkable):
+        action = Action(ActionKind.SCROLL, mark.number, direction=Direction.DOWN)
+        key = f"scroll|{ref}|{scrolls}"
+        why = f"scroll '{label or 'list'}' for more"
+        return [Candidate(score - 20, order, action, key, why, ref, relevant=True, toggle=True)]
+    submits = "Button" in node.class_name and not node.checkable
+    if submits and submit_last:
+        score -= SUBMIT_LAST_PENALTY
+    if node.checkable:
+        # A toggle changes the page's content, rarely the page: new pages first.
+        score -= TOGGLE_PENALTY
+    why = f"unexplored element '{label}'"
+    if relevance:
+        why += f" matching the feature (relevance {relevance})"
+    if commit and label.strip().lower() in CONFIRM_WORDS:
+        score += COMMIT_BONUS
+        why = f"the option the goal names is chosen: confirm it with '{label}'"
+    kind = ActionKind.LONG_TAP if node.long_clickable and not node.clickable else ActionKind.TAP
+    relevant = relevance > 0 or why.startswith("the option the goal names")
+    action = Action(kind, mark.number)
+    return [Candidate(score, order, action, f"{kind}|{ref}", why, ref, submits, relevant, node.checkable)]
+
+
+def _undoes(mark: Mark, chosen: set[int]) -> bool:
+    """Tapping a checked radio does nothing; tapping a sibling of a goal-named choice undoes it."""
+    node = mark.node
+    if not node.checkable or "Radio" not in node.class_name:
+        return False
+    return node.checked or id(node.parent) in chosen
+
+
+def _leaves(mark: Mark) -> bool:
+    if mark.label.strip().lower() in LEAVING_WORDS:
+        return True
+    short_id = mark.node.short_id.lower()
+    return bool(short_id) and any(part in LEAVING_IDS for part in short_id.split("_"))
+
+
+def _plausible_text(mark: Mark, target: Target) -> str:
+    hint = f"{mark.node.resource_id} {mark.node.text} {mark.node.content_desc}".lower()
+    if mark.node.password:
+        return "Passw0rd!"
+    for words, value in PLAUSIBLE_VALUES:
+        if any(word in hint for word in words):
+            return value or (target.feature.split() or ["test"])[0]
+    return DEFAULT_TEXT
