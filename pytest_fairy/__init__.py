@@ -3,10 +3,13 @@
 This module is the public face: import what you use from here, not from the packages inside, which may
 move::
 
-    from pytest_fairy import ScriptedBrain, Target, VirtualDevice
+    from pytest_fairy import Explorer, OfflineBrain, Target, VirtualDevice
 
-    result = explorer.explore(Target(app_name="Notes", package="com.example.notes", feature="login",
-                                     goal="log in"))
+    device = VirtualDevice("example_suites/notes", latency=False)
+    result = Explorer(device, OfflineBrain()).explore(
+        Target(app_name="随手记", package="com.example.notes", feature="login", goal="log in")
+    )
+    print(result.verdict, result.reason)
 
 Each name is imported on first use, so `import pytest_fairy` stays cheap, a module of the package that
 imports `pytest_fairy.errors` does not drag the rest in, and offline runs never import the Anthropic SDK.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import itertools
 import re
 import shutil
 import subprocess
@@ -107,3 +108,17 @@ def test_the_options_doc_examples_run_on_the_virtual_device(pytester: pytest.Pyt
     pytester.makeconftest(conftest)
     pytester.makepyfile(test_login=plain)
     pytester.runpytest().assert_outcomes(passed=1)
+
+
+def test_the_package_docstring_example_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = pytest_fairy.__doc__ or ""
+    lines = doc.split("::\n", 1)[1].splitlines()
+    indented = itertools.takewhile(lambda line: not line or line.startswith("    "), lines)
+    example = textwrap.dedent("\n".join(indented))
+    assert "from pytest_fairy import" in example
+    monkeypatch.chdir(ROOT)  # the example names example_suites/ relative to the repository
+    exec(compile(example, "pytest_fairy.__doc__", "exec"), {})
+    verdict = capsys.readouterr().out.split()[0]
+    assert verdict in {"passed", "failed", "inconclusive"}
