@@ -17,7 +17,7 @@ from enum import StrEnum
 from pytest_fairy.brain.context import one_line
 from pytest_fairy.brain.tools import FollowUp, PageExpectation
 from pytest_fairy.explore.action import NEEDS_MARK, Action, ActionKind
-from pytest_fairy.explore.decisions import Decision, OutcomeKind, StepContext
+from pytest_fairy.explore.decisions import Decision, Origin, OutcomeKind, StepContext
 from pytest_fairy.explore.state import StateIdentifier
 from pytest_fairy.perception.screen import Mark, Screen
 
@@ -225,6 +225,7 @@ class FollowUpQueue:
             expected=follow_up.expected,
             sub_feature=queued.decision.sub_feature,
             assessment=queued.decision.assessment,
+            origin=Origin.QUEUED,
         )
 
     def interrupt(self, ctx: StepContext, decision: Decision) -> None:

@@ -6,8 +6,10 @@ for tests and smoke flows); the Claude brain builds on the same types. Failures 
 `BrainError`, so the explorer can end the item inconclusive with what was seen so far.
 
 Not every step is the brain's: the explorer takes loop-guard escapes and return steps itself, and the
-caching brain serves recorded decisions without asking its live brain. A brain that keeps a memory of
-the run is told of those through the optional `Witness` methods; the others need not have them.
+caching brain serves recorded decisions without asking its live brain. Each `Decision` says where it
+came from (`Origin`), so the record, the report and the brains' memories never parse its words for it.
+A brain that keeps a memory of the run is told of the steps it did not decide through the optional
+`Witness` methods; the others need not have them.
 """
 
 from __future__ import annotations
@@ -73,6 +75,25 @@ class Assessment:
     next_action_type: str = ""
 
 
+class Origin(StrEnum):
+    """Who made a decision. Set where the decision is made, read wherever it matters (the step record,
+    the report, the escape count): a type, where a prefix of the reasoning used to stand for one."""
+
+    BRAIN = "brain"  # the brain decided it on this step
+    QUEUED = "queued"  # a follow-up the model queued behind an earlier decision, taken without a call
+    ESCAPE = "escape"  # the explorer's way out of a loop the guard detected
+    RETURN = "return"  # the explorer's way back out of a sub-feature the judge found complete
+    REPLAY = "replay"  # served from the decision cache, as recorded on an earlier run
+    HOOK = "hook"  # a project's review hook took this action in place of the one decided
+
+
+# How the reasoning of a decision the brain did not make begins: words for the report and for the
+# model's memory of the run (what it reads as "not my choice"). Code asks `Decision.origin` instead.
+ESCAPE_PREFIX = "loop guard escape"
+RETURN_PREFIX = "return step"
+REPLAY_PREFIX = "replayed"
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     action: Action | None
@@ -80,6 +101,7 @@ class Decision:
     expected: str = ""
     sub_feature: str = ""
     assessment: Assessment = field(default_factory=Assessment)
+    origin: Origin = Origin.BRAIN
 
     @property
     def finished(self) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from pytest_fairy.explore.decisions import Plan, Usage
+from pytest_fairy.explore.decisions import Origin, Plan, Usage
 from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.tree import FeatureTree
@@ -31,10 +31,16 @@ class StepRecord:
     guard: str = "ok"
     guard_reason: str = ""
     denial: str = ""
+    # The decision was the loop guard's escape (even if a review hook then rewrote it).
     escape: bool = False
     usage: Usage = field(default_factory=Usage)
-    # The decision came from the decision cache (no LLM call), not from the brain deciding anew.
+    # The decision came from the decision cache (no LLM call), not from the brain deciding anew (even if
+    # a review hook then rewrote it).
     replayed: bool = False
+    # Who made the action taken: `Origin.HOOK` when a review hook rewrote the decision. `escape` and
+    # `replayed` say what was decided before any rewrite; they stay fields (not properties of `origin`)
+    # because the session store writes every field as a key of steps.jsonl, and readers know those keys.
+    origin: Origin = Origin.BRAIN
 
     @property
     def heading(self) -> str:

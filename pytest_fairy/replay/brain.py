@@ -14,8 +14,8 @@ It wraps a live brain (or none, for `--fairy-brain replay`) and keeps one record
 
 Replayed actions are rebuilt on the current screen from the recorded element ref (or, failing that, a
 label only one mark has); a recorded action whose element is not on screen is a miss, never a tap at
-stale coordinates. Replayed decisions' reasoning starts with "replayed:", which the step record, the
-terminal and the Allure step show.
+stale coordinates. Replayed decisions have the origin `Origin.REPLAY` (the step record's `replayed`), and
+their reasoning starts with "replayed:", which the terminal and the Allure step show.
 
 The live brain is shown what it did not decide (`witness_plan` / `witness`, when it has them): the
 replayed plan and every replayed decision, and the explorer's escapes and return steps passed through.
@@ -34,17 +34,18 @@ from enum import StrEnum
 from pytest_fairy.errors import FairyWarning
 from pytest_fairy.explore.action import ActionError
 from pytest_fairy.explore.decisions import (
+    REPLAY_PREFIX,
     Brain,
     Decision,
     Judgement,
     NoRecordedDecision,
+    Origin,
     Plan,
     StepContext,
     Usage,
     witness,
     witness_plan,
 )
-from pytest_fairy.explore.explorer import REPLAY_PREFIX
 from pytest_fairy.explore.state import identify
 from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Screen
@@ -262,6 +263,7 @@ class CachingBrain:
             recorded.expected,
             recorded.sub_feature,
             recorded.assessment,
+            origin=Origin.REPLAY,
         )
 
     def _miss(self, state_name: str, why: str) -> None:
