@@ -339,11 +339,12 @@ def test_a_raising_check_ends_the_run_inconclusive_with_what_was_seen(food: Virt
 
 
 def test_a_screen_is_judged_once_per_progress_made() -> None:
-    from pytest_fairy.explore.explorer import _Run, _tree_for
+    from pytest_fairy.explore.budget import Budget, BudgetLimits
     from pytest_fairy.explore.guard import LoopGuard
+    from pytest_fairy.explore.run import Run
 
     target = food_target()
-    run = _Run(target, Mission(), _tree_for(target), LoopGuard())
+    run = Run(target, Mission(), LoopGuard(), Budget.start(BudgetLimits.of(target)))
     menu, product = StateId(".Menu", "m1"), StateId(".Product", "p1")
     run.tree.record(step=0, before=None, action=None, after=menu, title="menu", is_dialog=False)
     assert run.judge_due(menu) and not run.judge_due(menu), "the same screen, nothing new: asked once"

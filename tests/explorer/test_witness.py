@@ -9,17 +9,20 @@ from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.brain.scripted import ScriptedBrain
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import (
+    ESCAPE_PREFIX,
+    RETURN_PREFIX,
     Assessment,
     Brain,
     Decision,
     Judgement,
+    Origin,
     Plan,
     StepContext,
     Witness,
     witness,
     witness_plan,
 )
-from pytest_fairy.explore.explorer import ESCAPE_PREFIX, RETURN_PREFIX, Explorer, ExplorerSettings
+from pytest_fairy.explore.explorer import Explorer, ExplorerSettings
 from pytest_fairy.explore.guard import GuardLimits
 from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.target import Target
@@ -84,8 +87,9 @@ def test_a_return_step_is_witnessed_once_after_the_decision_it_replaces() -> Non
     sink = Collect()
     Explorer(VirtualDevice(FOOD, latency=False), brain, sinks=[sink]).explore(
         food_target(sub_features=("delivery-time dialog",)))
-    returns = [r for r in sink.steps if r.reasoning.startswith(RETURN_PREFIX)]
+    returns = [r for r in sink.steps if r.origin is Origin.RETURN]
     assert returns and brain.witnessed == [(r.step, r.reasoning) for r in returns]
+    assert all(r.reasoning.startswith(RETURN_PREFIX) for r in returns)
     for r in returns:
         assert brain.decided.count(r.step) == 1  # decided, then replaced by the return step
 

@@ -1,0 +1,132 @@
+"""The memory of one exploration: its feature tree, loop guard, budget and plan, and the screens the judge
+has already seen.
+
+Memory only: the counters and the step awaiting its outcome travel through the loop as values
+(`step.Course`). Each method here is one phase that needs the memory - record the screen reached, let the
+guard watch it, build the brain's context from it, check the limits - and returns what it found.
+"""
+
+from __future__ import annotations
+
+from pytest_fairy.explore.budget import Budget
+from pytest_fairy.explore.decisions import Plan, StepContext, Usage
+from pytest_fairy.explore.guard import GuardVerdict, LoopGuard, VerdictKind
+from pytest_fairy.explore.mission import Mission
+from pytest_fairy.explore.state import StateId
+from pytest_fairy.explore.step import MOVED, Arrival, Course, Ending, Reading, outcome_of
+from pytest_fairy.explore.target import Target
+from pytest_fairy.explore.tree import FeatureTree, TreeError
+from pytest_fairy.explore.verdict import Verdict
+from pytest_fairy.perception.perceive import Perception
+
+
+class Run:
+    """One exploration's memory, and the phases that read or grow it."""
+
+    def __init__(self, target: Target, mission: Mission, guard: LoopGuard, budget: Budget) -> None:
+        self.target = target
+        self.mission = mission
+        self.guard = guard
+        self.budget = budget
+        self.tree = tree_for(target)
+        # The spec's own structure until the brain has planned (a run that fails before keeps it).
+        self.plan = Plan(root=target.feature, sub_features=target.sub_features)
+        # Screens (state and content) already judged "not yet" while the done-when oracles held, with
+        # how many states were known then: the same screen with nothing new found since gets the same
+        # answer (a queued plan can pass one several times), but new ground may change the judge's mind.
+        self._judged: set[tuple[str, str, int]] = set()
+
+    def planned(self, plan: Plan) -> None:
+        """The brain's plan: its sub-features join the tree, which stays focused on the feature."""
+        self.plan = plan
+        for name in plan.sub_features:
+            self.focus(name)
+        self.tree.focus(self.target.feature)
+
+    def focus(self, name: str) -> None:
+        """Focus the tree on sub-feature `name`, adding it under the feature when the brain found it."""
+        try:
+            self.tree.feature(name)
+        except TreeError:
+            self.tree.add_feature(name, parent=self.target.feature)
+        self.tree.focus(name)
+
+    def arrive(self, seen: Perception, state: StateId, course: Course) -> Arrival:
+        """Record in the tree the screen the course's last action led to; say what that action did."""
+        attempt = course.awaiting
+        change = self.tree.record(
+            step=course.steps,
+            before=attempt.state if attempt else None,
+            action=attempt.action if attempt else None,
+            after=state,
+            title=seen.screen.title,
+            is_dialog=seen.screen.has_dialog,
+            action_key=attempt.key if attempt else None,
+        )
+        return Arrival(seen, state, course.steps, change, outcome_of(attempt, state, change), attempt)
+
+    def watch(self, arrival: Arrival) -> GuardVerdict:
+        """The loop guard's word on this screen: ok, warn, escape or stop."""
+        outcome, change = arrival.outcome, arrival.change
+        return self.guard.observe(
+            step=arrival.steps,
+            state=arrival.state,
+            action_key=arrival.attempt.key if arrival.attempt else None,
+            succeeded=outcome is None or outcome.kind in MOVED,
+            new_state=change.new_state,
+            new_transition=change.new_transition,
+        )
+
+    def context(self, arrival: Arrival, reading: Reading, warning: GuardVerdict) -> StepContext:
+        """Everything the brain may look at for this step, rebuilt from the memory each time: however long
+        the run, the context stays bounded."""
+        attempt = arrival.attempt
+        return StepContext(
+            step=arrival.steps + 1,
+            target=self.target,
+            plan=self.plan,
+            screen=arrival.seen.screen,
+            som_jpeg=arrival.seen.som.llm_jpeg,
+            state=arrival.state,
+            last=arrival.outcome,
+            recent_states=self.guard.evidence(),
+            tree_summary=self.tree.summary_text(),
+            warning=None if warning.ok else warning,
+            unmet_oracles=reading.unmet,
+            oracles_met=reading.met,
+            denial=attempt.denial if attempt else "",
+            last_key=attempt.key if attempt else "",
+        )
+
+    def judge_due(self, state: StateId) -> bool:
+        """Whether the judge should look at this screen: once per screen and per progress made."""
+        screen = (state.key, state.content_hash, len(self.tree.states))
+        due = screen not in self._judged
+        self._judged.add(screen)
+        return due
+
+    def limits(self, warning: GuardVerdict, steps: int, usage: Usage) -> Ending | None:
+        """The guard's stop, else a spent budget: the run ends inconclusive, never passed."""
+        if warning.kind is VerdictKind.STOP:
+            return Ending(Verdict.INCONCLUSIVE, f"loop guard stopped the run: {warning.reason}")
+        spent = self.budget.spent(steps, usage)
+        return Ending(Verdict.INCONCLUSIVE, spent) if spent is not None else None
+
+    def story(self, ending: Ending, course: Course) -> str:
+        """The run in a few lines, for the brain's summary."""
+        tree = self.tree
+        return (
+            f"Verdict: {ending.verdict} - {ending.reason}\n"
+            f"{course.steps} steps, {len(tree.states)} states, {len(tree.transitions)} transitions, "
+            f"{course.escapes} loop escapes.\n{tree.summary_text()}"
+        )
+
+
+def tree_for(target: Target) -> FeatureTree:
+    """The feature tree as the spec knows it: the feature and its sub-features, focused on the feature."""
+    tree = FeatureTree()
+    tree.add_feature(target.feature)
+    for name in target.sub_features:
+        tree.add_feature(name, parent=target.feature)
+    tree.focus(target.feature)
+    return tree
