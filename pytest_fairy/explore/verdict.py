@@ -1,12 +1,14 @@
-"""The three verdicts of an exploration and the exceptions that carry them into pytest.
+"""The three verdicts of an exploration, and the rules that change one after the loop has ended.
 
-`AppDefect` subclasses AssertionError so pytest and Allure call the item *failed*; `Inconclusive` does
-not, so Allure shows it *broken*. An inconclusive run is never reported as passed.
+The exceptions that carry a verdict into pytest (`AppDefect`, `Inconclusive`) are pytest outcomes: they
+live in :mod:`pytest_fairy.plugin.outcomes`.
 """
 
 from __future__ import annotations
 
+from dataclasses import Field, replace
 from enum import StrEnum
+from typing import Any, ClassVar, Protocol, TypeVar
 
 
 class Verdict(StrEnum):
@@ -15,9 +17,28 @@ class Verdict(StrEnum):
     INCONCLUSIVE = "inconclusive"
 
 
-class AppDefect(AssertionError):
-    """The app misbehaved: a crash, an ANR, an oracle that does not hold. Carries the evidence."""
+class Judged(Protocol):
+    """A result that carries a verdict and a reason: an `Exploration`. (Named by shape: the record module
+    imports `Verdict` from here.)"""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @property
+    def verdict(self) -> Verdict: ...
+
+    @property
+    def reason(self) -> str: ...
 
 
-class Inconclusive(Exception):
-    """The explorer could not finish: budget spent, stuck after escapes, device lost, brain unavailable."""
+JudgedT = TypeVar("JudgedT", bound=Judged)
+
+
+def distrust_if_shared(result: JudgedT, lease_lost: str) -> JudgedT:
+    """A pass seen while the device's lease was lost (another host may have tapped the same phone)
+    proves nothing: inconclusive. A defect found stays a failure: its evidence is the app's own.
+
+    `lease_lost` says why the lease stopped being this run's ("" if it did not)."""
+    if not lease_lost or result.verdict is not Verdict.PASSED:
+        return result
+    reason = f"the device's lease was lost during the run ({lease_lost}); another host may have driven it"
+    return replace(result, verdict=Verdict.INCONCLUSIVE, reason=reason)

@@ -631,8 +631,7 @@ def test_a_pass_seen_while_the_lease_was_lost_is_inconclusive_but_a_defect_stays
     from pytest_fairy.brain.scripted import ScriptedBrain
     from pytest_fairy.explore.explorer import Explorer, Mission
     from pytest_fairy.explore.target import Target
-    from pytest_fairy.explore.verdict import Verdict
-    from pytest_fairy.explore.verdict import distrust_if_shared
+    from pytest_fairy.explore.verdict import Verdict, distrust_if_shared
     from pytest_fairy.spec.model import Oracle, OracleKind
     from pytest_fairy.virtual import VirtualDevice
 

@@ -159,7 +159,8 @@ from pytest_fairy.report.allure import AllureSink, where_shown
 from pytest_fairy.explore.state import StateId
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.tree import FeatureTree
-from pytest_fairy.explore.verdict import Inconclusive, Verdict
+from pytest_fairy.explore.verdict import Verdict
+from pytest_fairy.plugin.outcomes import Inconclusive
 
 def png():
     buffer = io.BytesIO()

@@ -1,0 +1,46 @@
+"""What the explorer is told about one feature of a spec: its `Target` (where to go, within which
+budgets) and its `Mission` (what decides the verdict, which risky actions it may take)."""
+
+from __future__ import annotations
+
+from pytest_fairy.explore.mission import Mission
+from pytest_fairy.explore.policy import RiskPolicy
+from pytest_fairy.explore.target import Target
+from pytest_fairy.spec.model import Feature, OracleKind, Spec
+
+# Done-when texts worth steering towards: the offline brain scores elements that mention them higher.
+HINT_KINDS = frozenset({OracleKind.VISIBLE, OracleKind.CHECKED})
+# A feature's wall-clock budget when its spec sets none.
+DEFAULT_WALL_SECONDS = 600.0
+
+
+def target_of(spec: Spec, feature: Feature, *, max_steps: int | None = None) -> Target:
+    """The target of `feature`; `max_steps` (the run's --fairy-max-steps) overrides the spec's."""
+    settings = feature.effective()
+    hints = tuple(o.value for o in feature.done_when if o.kind in HINT_KINDS and o.value)
+    return Target(
+        app_name=spec.app.name,
+        package=spec.app.package,
+        feature=feature.name,
+        goal=feature.goal,
+        description=spec.app.description,
+        start=feature.start,
+        launch_activity=spec.app.launch_activity,
+        sub_features=tuple(feature.sub_features),
+        done_hints=hints,
+        allowed_risks=settings.allow,
+        max_steps=max_steps or settings.max_steps,
+        wall_seconds=settings.budget.wall_seconds or DEFAULT_WALL_SECONDS,
+        token_budget=settings.budget.tokens,
+        cost_budget=settings.budget.cost_usd,
+    )
+
+
+def mission_of(spec: Spec, feature: Feature) -> Mission:
+    """The mission of `feature`: its oracles and its risk policy (the spec's risky words included)."""
+    settings = feature.effective()
+    return Mission(
+        done_when=feature.done_when,
+        must_not=feature.must_not,
+        policy=RiskPolicy(allowed=settings.allow, forbidden=settings.forbid, extra_words=spec.risky_words),
+    )

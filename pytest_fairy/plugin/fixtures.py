@@ -1,0 +1,94 @@
+"""The fixtures a project's tests and conftest see, a chain users override as playwright-pytest's:
+`fairy_config` -> `fairy_app_model` -> `fairy_device` -> `fairy_brain` -> `fairy_explorer`.
+
+Registered by the entry-point module, which imports them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from pytest_fairy.brain.offline import OfflineBrain
+from pytest_fairy.devices.protocol import Device
+from pytest_fairy.explore.decisions import Brain
+from pytest_fairy.explore.explorer import Explorer
+from pytest_fairy.plugin.items import DEVICE_KEY, FEATURE_KEY
+from pytest_fairy.plugin.options import FairyConfig
+from pytest_fairy.plugin.run import RUN_KEY
+from pytest_fairy.plugin.sinks import item_sinks
+from pytest_fairy.replay import brain_with_cache, spec_id
+
+
+@pytest.fixture(scope="session")
+def fairy_config(pytestconfig: pytest.Config) -> FairyConfig:
+    """The run's pytest_fairy configuration (options and ini keys), e.g. `fairy_config.devices`."""
+    return pytestconfig.stash[RUN_KEY].fairy
+
+
+@pytest.fixture
+def fairy_app_model(request: pytest.FixtureRequest) -> Path | None:
+    """The virtual app model for this test: the spec's `app.virtual` for spec items, else None.
+
+    Override it in a conftest to point plain Python tests at an app model::
+
+        @pytest.fixture
+        def fairy_app_model():
+            return Path(__file__).parent / "apps" / "shop.yaml"
+    """
+    found = request.node.stash.get(FEATURE_KEY, None)
+    return found[0].app.virtual if found else None
+
+
+@pytest.fixture
+def fairy_device(request: pytest.FixtureRequest, fairy_app_model: Path | None) -> Iterator[Device]:
+    """The device this test explores on, held (locked, for a real device) until the test ends:
+    `fairy_device.tap(x, y)`."""
+    pool = request.config.stash[RUN_KEY].pool
+    with pool.lease(fairy_app_model, request.node.stash.get(DEVICE_KEY, None)) as device:
+        yield device
+
+
+@pytest.fixture
+def fairy_brain(request: pytest.FixtureRequest, fairy_config: FairyConfig) -> Brain:
+    """A fresh brain for this test (brains remember one exploration, and budgets count per item). Its
+    decisions are recorded in the decision cache; the Claude brain replays them where nothing changed.
+
+    Override it to script one: `return ScriptedBrain(["tap 登录", "back"])`.
+    """
+    replay, spec = fairy_config.replay, spec_id(request.node)
+    if fairy_config.brain == "replay":
+        return brain_with_cache(None, replay, spec, replays=False)
+    if fairy_config.brain == "claude":
+        # Imported here: the anthropic SDK takes seconds to import, and an offline run never needs it.
+        from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings
+
+        settings = ClaudeSettings(
+            model=fairy_config.model or ClaudeSettings.model,
+            image_long_edge=fairy_config.explorer.llm_long_edge,
+        )
+        if fairy_config.max_queued_actions is not None:
+            settings = replace(settings, max_queued_actions=fairy_config.max_queued_actions)
+        claude = ClaudeBrain(settings)
+        return brain_with_cache(claude, replay, spec, replays=True)
+    return brain_with_cache(OfflineBrain(), replay, spec, replays=False)
+
+
+@pytest.fixture
+def fairy_explorer(
+    request: pytest.FixtureRequest, fairy_device: Device, fairy_brain: Brain, fairy_config: FairyConfig
+) -> Explorer:
+    """An Explorer on `fairy_device`, recording to the session store (and Allure with --alluredir).
+
+    Usable from plain tests::
+
+        result = fairy_explorer.explore(Target(...))
+        assert result.verdict == "passed", result.reason
+    """
+    store = request.config.stash[RUN_KEY].store
+    store.open_session(devices=list(fairy_config.devices), brain=fairy_config.brain)
+    sinks = item_sinks(request.node, fairy_device, fairy_brain)
+    return Explorer(fairy_device, fairy_brain, settings=fairy_config.explorer, sinks=sinks)

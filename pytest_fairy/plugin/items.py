@@ -1,0 +1,100 @@
+"""Spec collection, as pytest's `example/nonpython`: a `SpecFile` per YAML spec, a `FeatureItem` per
+feature (per feature and device with --fairy-matrix), and the body every feature item runs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_fairy.explore.briefing import mission_of, target_of
+from pytest_fairy.explore.explorer import Explorer
+from pytest_fairy.explore.verdict import distrust_if_shared
+from pytest_fairy.plugin.outcomes import AppDefect, Inconclusive, conclude
+from pytest_fairy.plugin.project_hooks import with_project_hooks
+from pytest_fairy.plugin.run import RUN_KEY
+from pytest_fairy.replay.regression import review
+from pytest_fairy.spec.loader import load_spec
+from pytest_fairy.spec.model import Feature, OracleKind, Spec, SpecError
+
+# The spec and feature a FeatureItem runs.
+FEATURE_KEY = pytest.StashKey[tuple[Spec, Feature]]()
+# --fairy-matrix: the serial an item is pinned to.
+DEVICE_KEY = pytest.StashKey[str]()
+
+
+class SpecFile(pytest.File):
+    """One YAML spec: one app, an item per feature. A broken spec fails its own collection only."""
+
+    def collect(self) -> Iterator[pytest.Item]:
+        run = self.config.stash[RUN_KEY]
+        try:
+            spec = load_spec(self.path)
+        except SpecError as exc:
+            raise self.CollectError(str(exc)) from None
+        if spec.app.virtual is not None:
+            # A broken app model is this spec's problem: say so at collection, not in every item's setup.
+            # The model parsed here is the one the item's virtual device will run.
+            from pytest_fairy.virtual.loader import AppModelError
+
+            try:
+                run.models.load(spec.app.virtual)
+            except AppModelError as exc:
+                raise self.CollectError(f"{self.path}: app.virtual: {exc}") from None
+        for feature, serial in matrix(spec.features, run.fairy.devices if run.fairy.matrix else ()):
+            name = f"{feature.name}[{serial}]" if serial else feature.name
+            item = FeatureItem.from_parent(self, name=name, callobj=explore_feature)
+            item.stash[FEATURE_KEY] = (spec, feature)
+            if serial:
+                item.stash[DEVICE_KEY] = serial
+                item.add_marker(pytest.mark.xdist_group(serial))  # --dist loadgroup: a worker per device
+            for tag in feature.tags:
+                self.config.addinivalue_line("markers", f"{tag}: tag from fairy specs")
+                item.add_marker(tag)
+            yield item
+
+
+def matrix(features: Sequence[Feature], devices: Sequence[str]) -> Iterator[tuple[Feature, str]]:
+    """Each feature once (serial ""), or once per device in matrix mode."""
+    for feature in features:
+        yield from ((feature, serial) for serial in devices or ("",))
+
+
+class FeatureItem(pytest.Function):
+    """A feature of a spec, run as a pytest function so fixtures, -k, -m and xdist work as usual."""
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        _, feature = self.stash[FEATURE_KEY]
+        return self.path, feature.line - 1, f"feature: {feature.name}"
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:  # type: ignore[override]
+        if isinstance(excinfo.value, AppDefect | Inconclusive):
+            kind = "app defect" if isinstance(excinfo.value, AppDefect) else "inconclusive"
+            _, feature = self.stash[FEATURE_KEY]
+            return f"{self.path}:{feature.line}: {feature.name}: {kind}: {excinfo.value}"
+        return super().repr_failure(excinfo)
+
+
+def explore_feature(fairy_explorer: Explorer, request: pytest.FixtureRequest) -> None:
+    """Every feature item's body: explore the feature, let the lease and the baseline have their say on
+    the result, then tell pytest."""
+    item, config = request.node, request.config
+    run = config.stash[RUN_KEY]
+    spec, feature = item.stash[FEATURE_KEY]
+    target = target_of(spec, feature, max_steps=run.fairy.max_steps)
+    chosen = config.hook.pytest_fairy_make_brain(config=config, target=target, default=fairy_explorer.brain)
+    if chosen is not None:
+        fairy_explorer.brain = chosen
+    result = fairy_explorer.explore(target, with_project_hooks(mission_of(spec, feature), item))
+    result = distrust_if_shared(result, run.pool.lease_lost(fairy_explorer.device))
+    result = review(  # the build-to-build diff against --fairy-baseline, which may fail the item
+        item,
+        result,
+        run.fairy.replay,
+        run.store.item(item.nodeid).folder,
+        lose_screens=any(o.kind is OracleKind.LOSE_SCREENS for o in feature.must_not),
+        allure=bool(getattr(config.option, "allure_report_dir", None)),
+    )
+    conclude(item, result)

@@ -1,0 +1,74 @@
+"""The run: pytest_fairy's objects of one pytest process, made in `pytest_configure` and kept in
+`config.stash[RUN_KEY]`, for the hooks, items and fixtures to reach.
+
+Under xdist every worker is its own process with its own run (its app models, its device pool); the
+workers share the controller's session id, so they all write into one session folder.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from pytest_fairy.devices.pool import DevicePool
+from pytest_fairy.plugin.options import FairyConfig, read_config
+from pytest_fairy.report.store import SessionStore, new_session_id
+from pytest_fairy.virtual.catalog import AppModels
+
+# The key in an xdist worker's workerinput that carries the controller's session id.
+SESSION_INPUT = "fairy_session"
+
+
+@dataclass
+class FairyRun:
+    fairy: FairyConfig  # options and ini keys
+    store: SessionStore  # steps, screenshots and trees of every item, in one session folder
+    models: AppModels  # each virtual app model parsed once: collection and devices share them
+    pool: DevicePool  # a device per item
+
+    @classmethod
+    def configure(cls, config: pytest.Config) -> FairyRun:
+        """The run of `config`: options read (a bad one is a pytest.UsageError), nothing opened yet."""
+        fairy = read_config(config)
+        workerinput = getattr(config, "workerinput", None)
+        session_id = workerinput[SESSION_INPUT] if workerinput else new_session_id()
+        # The worker id from xdist's own handshake, not PYTEST_XDIST_WORKER: a pytest run inside a worker
+        # (pytester, a nested suite) inherits that variable without being a worker.
+        worker = workerinput.get("workerid", "") if workerinput else ""
+        models = AppModels()
+        # The session id also goes into the owner record of each device lease, to find the run's artifacts.
+        pool = DevicePool(
+            fairy.device, config.rootpath, open_virtual=models.open_device, worker=worker, session=session_id
+        )
+        return cls(fairy, SessionStore(fairy.artifacts, session_id), models, pool)
+
+    def collects(self, path: Path) -> bool:
+        """Whether `path` is a spec (ini key fairy_spec_patterns)."""
+        return any(fnmatch.fnmatch(path.name, pattern) for pattern in self.fairy.spec_patterns)
+
+    def header(self) -> str:
+        fairy = self.fairy
+        return (
+            f"fairy: device {fairy.device.device_line()}; brain {fairy.brain} ({fairy.brain_reason}); "
+            f"model {fairy.model or '-'}; artifacts {self.store.folder}"
+        )
+
+    def check_devices(self, config: pytest.Config) -> None:
+        """Real devices are checked once, by the controller, before any item: a usage error says what to
+        do."""
+        is_worker = hasattr(config, "workerinput")
+        if self.fairy.real_devices and not is_worker and not config.option.collectonly:
+            self.pool.diagnose()
+
+    def auto_workers(self) -> int | None:
+        """`-n auto`: a worker per real device (None: xdist's own count)."""
+        return len(self.fairy.devices) if self.fairy.real_devices else None
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+RUN_KEY = pytest.StashKey[FairyRun]()

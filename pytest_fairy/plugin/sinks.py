@@ -1,0 +1,114 @@
+"""Where an item's exploration steps go besides the session store: the project's `pytest_fairy_step`
+hook, the terminal (with -v) and Allure (with --alluredir); and the run's summary at the end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_fairy.devices.protocol import Device
+from pytest_fairy.explore.decisions import Brain
+from pytest_fairy.explore.record import Exploration, StepRecord, StepSink
+from pytest_fairy.explore.target import Target
+from pytest_fairy.plugin.items import FEATURE_KEY
+from pytest_fairy.plugin.outcomes import SUMMARY_PROPERTY
+from pytest_fairy.plugin.run import RUN_KEY
+from pytest_fairy.replay.regression import write_diff_summary
+from pytest_fairy.report.allure import AllureEnvironment, AllureSink
+
+
+def item_sinks(item: pytest.Item, device: Device, brain: Brain) -> list[StepSink]:
+    """The sinks of `item`'s explorer: the session store and the step hook always, the terminal with -v,
+    Allure with --alluredir."""
+    config = item.config
+    store = config.stash[RUN_KEY].store
+    sinks: list[StepSink] = [store.item(item.nodeid), HookSink(item)]
+    # xdist workers have no terminal: their step lines would go nowhere.
+    if config.option.verbose > 0 and not hasattr(config, "workerinput"):
+        sinks.append(TerminalSink(config))
+    allure_dir = getattr(config.option, "allure_report_dir", None)
+    if allure_dir:
+        spec = item.stash.get(FEATURE_KEY, None)
+        brain_facts = {"brain": brain.name, "model": brain.model or "-"}
+        environment = AllureEnvironment(Path(allure_dir), store.session_id, facts=brain_facts)
+        sinks.append(
+            AllureSink(
+                spec_name=spec[0].path.name if spec else "",
+                environment=environment,
+                device=device,
+                attachments=lambda record: [
+                    extra
+                    for found in config.hook.pytest_fairy_step_attachments(item=item, record=record)
+                    for extra in found or ()
+                ],
+            )
+        )
+    return sinks
+
+
+class HookSink:
+    """Forwards each step to the `pytest_fairy_step` hook."""
+
+    def __init__(self, item: pytest.Item) -> None:
+        self.item = item
+
+    def start(self, target: Target, plan: Any) -> None:
+        pass
+
+    def step(self, record: StepRecord) -> None:
+        self.item.config.hook.pytest_fairy_step(item=self.item, record=record)
+
+    def finish(self, result: Exploration) -> None:
+        pass
+
+
+class TerminalSink:
+    """With -v, a line per exploration step: step, action, state reached, guard verdict."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.reporter = config.pluginmanager.get_plugin("terminalreporter")
+        self.capture = config.pluginmanager.get_plugin("capturemanager")
+
+    def start(self, target: Target, plan: Any) -> None:
+        self._write("")
+
+    def step(self, record: StepRecord) -> None:
+        guard = "" if record.guard == "ok" else f"  [guard {record.guard}: {record.guard_reason}]"
+        denial = f"  [{record.denial}]" if record.denial else ""
+        source = "  [replayed]" if record.replayed else ""
+        self._write(
+            f"    step {record.step}: {record.action} -> {record.reached or '?'}{guard}{denial}{source}"
+        )
+
+    def finish(self, result: Exploration) -> None:
+        pass
+
+    def _write(self, line: str) -> None:
+        if self.reporter is None:
+            return
+        # Live, as the steps happen: pytest's output capture would hold them until the item ends.
+        if self.capture is None:
+            self.reporter.write_line(line)
+            return
+        with self.capture.global_and_fixture_disabled():
+            self.reporter.write_line(line)
+
+
+def write_summary(terminalreporter: Any) -> None:
+    """The fairy exploration summary: a line per explored item, where the artifacts are, and the
+    build-to-build diff against --fairy-baseline."""
+    lines = []
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            for name, value in getattr(report, "user_properties", ()):
+                if name == SUMMARY_PROPERTY and report.when == "call":
+                    lines.append(f"{report.nodeid}: {value}")
+    if lines:
+        terminalreporter.write_sep("-", "fairy exploration summary")
+        for line in sorted(lines):
+            terminalreporter.write_line(line)
+        store = terminalreporter.config.stash[RUN_KEY].store
+        terminalreporter.write_line(f"steps, screenshots and feature trees: {store.folder}")
+    write_diff_summary(terminalreporter)
