@@ -261,13 +261,3 @@ class Spec(_Model):
                 return feature
         raise KeyError(f"no feature {name!r} in {self._path} (it has {[f.name for f in self.features]})")
 
-
-def __getattr__(name: str) -> Any:
-    # Transitional: `load_spec` lived here before the loader had its own module, and some callers still
-    # import it from here. Resolved lazily because the loader imports this module; import it from
-    # `pytest_fairy.spec` (or spec.loader) instead.
-    if name == "load_spec":
-        from pytest_fairy.spec.loader import load_spec
-
-        return load_spec
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
