@@ -66,7 +66,7 @@ _HOMES: dict[str, str] = {
     "ScriptedBrain": "pytest_fairy.brain.scripted",
     "OfflineBrain": "pytest_fairy.brain.offline",
     "ClaudeBrain": "pytest_fairy.brain.claude",
-    "ClaudeSettings": "pytest_fairy.brain.claude",
+    "ClaudeSettings": "pytest_fairy.brain.claude_settings",
     # hooks
     "Observation": "pytest_fairy.explore.oracles",
     "Finding": "pytest_fairy.explore.oracles",
@@ -132,7 +132,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings
+    from pytest_fairy.brain.claude import ClaudeBrain
+    from pytest_fairy.brain.claude_settings import ClaudeSettings
     from pytest_fairy.brain.offline import OfflineBrain
     from pytest_fairy.brain.scripted import ScriptedBrain
     from pytest_fairy.devices.protocol import Device, Diagnostics, Key
