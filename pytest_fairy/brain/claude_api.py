@@ -2,8 +2,9 @@
 
 Every call is a fresh single-turn request: the brain's `system` blocks and `tools` array (both built once,
 so the cached prefix never changes) and one bounded user message; per call only `tool_choice` and that
-message change. How the request is shaped for the model (tool_choice, thinking) is decided here, apart
-from the brain's stages (brain/claude.py).
+message change. How the request is shaped for the model - tool_choice, thinking, effort, the room left
+for thinking - comes from the model's row of the model table (brain/models.py), apart from the brain's
+stages (brain/claude.py).
 
 Transport faults are handled at this seam: the SDK retries 408/409/429/5xx and connection errors
 `max_retries` times; a middleware caps the server's `retry-after` at `retry_after_cap_seconds` (the SDK
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_fairy.brain.claude_settings import ClaudeSettings
 from pytest_fairy.brain.context import Block
+from pytest_fairy.brain.models import RequestShape, model_info
 from pytest_fairy.brain.tools import Stage
 from pytest_fairy.errors import BrainError
 
@@ -130,6 +132,8 @@ class ClaudeApi:
         self._key = _Secret(key)
         self.base_url = base_url or os.environ.get(BASE_URL_ENV) or None
         self._client = client
+        self.model = model_info(settings.model)
+        self.shape = RequestShape.of(self.model, settings.effort, thinking_tokens=settings.thinking_tokens)
         # The same objects on every call: the cached prefix never changes.
         self.system = system
         self.tools = tools
@@ -145,14 +149,8 @@ class ClaudeApi:
         """One request for `stage`: the message, or a BrainError saying why there is none."""
         sdk = _sdk()
         s = self.settings
-        choice: dict[str, Any] = (
-            {"type": "tool", "name": stage.value, "disable_parallel_tool_use": True}
-            if s.force_tool
-            else {"type": "auto", "disable_parallel_tool_use": True}
-        )
-        options: dict[str, Any] = {}
-        if s.disable_thinking:
-            options["thinking"] = {"type": "disabled"}
+        shape = self.shape
+        max_tokens = min(max_tokens + shape.thinking_allowance, self.model.max_output_tokens)
         messages: Any = self.client().messages  # the request is plain JSON-shaped dicts
         failure: Exception
         try:
@@ -161,10 +159,10 @@ class ClaudeApi:
                 max_tokens=max_tokens,
                 system=self.system,
                 tools=self.tools,
-                tool_choice=choice,
+                tool_choice=shape.tool_choice(stage.value),
                 messages=[{"role": "user", "content": content}],
                 timeout=s.timeout_seconds,
-                **options,
+                **shape.options(),
             )
         except sdk.APIError as exc:
             failure = exc

@@ -7,12 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pytest_fairy.brain.context import ContextLimits
-from pytest_fairy.brain.pricing import DEFAULT_PRICES, Price
+from pytest_fairy.brain.models import DEFAULT_MODEL, Price, model_info
+from pytest_fairy.brain.pricing import DEFAULT_PRICES
 from pytest_fairy.brain.tools import DEFAULT_MAX_FOLLOW_UPS
-
-# Forced tool use works on the Sonnet 5 generation with thinking disabled; Sonnet 5.5 rejects forced
-# tool_choice (set force_tool=False there).
-DEFAULT_MODEL = "claude-sonnet-5"
 
 
 @dataclass(frozen=True)
@@ -36,11 +33,13 @@ class ClaudeSettings:
     max_note_chars: int = 240  # the words shown beside a transition the brain did not decide
     prices: Mapping[str, Price] = field(default_factory=lambda: dict(DEFAULT_PRICES))
     cache_ttl: str = "5m"  # "5m" or "1h": the lifetime of the tools + system cache entries
-    # Force the stage's tool (tool_choice type "tool"); False = "auto" and the answer is still required
-    # to be a call of that tool (a model that refuses forced tool use answers 400 otherwise).
-    force_tool: bool = True
-    # Forced tool use cannot be combined with thinking; models that think by default need it off.
-    disable_thinking: bool = True
+    # How hard the model thinks (`output_config.effort`), on models that take it; None: pytest_fairy's
+    # default (brain/models.py: DEFAULT_EFFORT) where the model thinks, nothing where it does not. What a
+    # model accepts - forced tool use, thinking off, effort levels - is its row of the model table.
+    effort: str | None = None
+    # On models that always think, a stage's answer may spend this much more on thinking than its
+    # `max_tokens` (the limit covers thinking and answer together), up to the model's output limit.
+    thinking_tokens: int = 4096
     # How many follow-up actions one `next_action` answer may queue (0 = a call for every action).
     max_queued_actions: int = DEFAULT_MAX_FOLLOW_UPS
 
@@ -50,7 +49,11 @@ class ClaudeSettings:
         for name in ("max_tokens", "summary_max_tokens", "timeout_seconds", "retry_after_cap_seconds"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"ClaudeSettings.{name} must be positive, got {getattr(self, name)}")
-        for name in ("max_retries", "max_queued_actions"):
+        efforts = model_info(self.model).efforts
+        if self.effort is not None and self.effort not in efforts:
+            accepted = ", ".join(efforts) or "none: it takes no effort setting"
+            raise ValueError(f"{self.model} does not accept effort {self.effort!r} (accepted: {accepted})")
+        for name in ("max_retries", "max_queued_actions", "thinking_tokens"):
             if getattr(self, name) < 0:
                 raise ValueError(f"ClaudeSettings.{name} must be >= 0, got {getattr(self, name)}")
 

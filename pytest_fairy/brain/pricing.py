@@ -15,6 +15,7 @@ import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from pytest_fairy.brain.models import MODELS, Price
 from pytest_fairy.errors import FairyWarning
 from pytest_fairy.explore.decisions import Usage
 
@@ -22,53 +23,9 @@ PER_TOKENS = 1_000_000
 _SNAPSHOT_SUFFIX = re.compile(r"-\d{8}$")
 
 
-@dataclass(frozen=True, slots=True)
-class Price:
-    """USD per million tokens."""
-
-    input: float
-    output: float
-    cache_write_5m: float
-    cache_write_1h: float
-    cache_read: float
-
-
-def _standard(input_price: float, output_price: float, read_multiplier: float = 0.1) -> Price:
-    """The published multipliers: cache writes 1.25x (5 min) / 2x (1 h) of input, reads 0.1x."""
-    i = input_price
-    return Price(
-        i, output_price, cache_write_5m=i * 1.25, cache_write_1h=i * 2.0, cache_read=i * read_multiplier
-    )
-
-
-# From the pricing page (platform.claude.com/docs/en/about-claude/pricing) as last checked. Where a
-# model's cache-read rate departs from 0.1x it is given explicitly. Haiku 5.5 is billed at a higher rate
-# for prompts over 100k tokens; this brain's prompts are far below that, so only the lower band is here.
-DEFAULT_PRICES: Mapping[str, Price] = {
-    "claude-fable-5-1": _standard(10.0, 50.0, 0.025),
-    "claude-mythos-5-1": _standard(10.0, 50.0, 0.025),
-    "claude-fable-5": _standard(10.0, 50.0),
-    "claude-mythos-5": _standard(10.0, 50.0),
-    "claude-opus-5-5": _standard(4.0, 20.0, 0.05),
-    "claude-opus-5": _standard(5.0, 25.0),
-    "claude-opus-4-8": _standard(5.0, 25.0),
-    "claude-opus-4-7": _standard(5.0, 25.0),
-    "claude-opus-4-6": _standard(5.0, 25.0),
-    "claude-opus-4-5": _standard(5.0, 25.0),
-    "claude-opus-4-1": _standard(15.0, 75.0),
-    "claude-opus-4-0": _standard(15.0, 75.0),
-    "claude-opus-4": _standard(15.0, 75.0),
-    "claude-sonnet-5-5": _standard(2.0, 10.0, 0.05),
-    "claude-sonnet-5": _standard(2.0, 10.0),
-    "claude-sonnet-4-6": _standard(3.0, 15.0),
-    "claude-sonnet-4-5": _standard(3.0, 15.0),
-    "claude-sonnet-4-0": _standard(3.0, 15.0),
-    "claude-sonnet-4": _standard(3.0, 15.0),
-    "claude-3-7-sonnet": _standard(3.0, 15.0),
-    "claude-haiku-5-5": _standard(0.10, 0.50),
-    "claude-haiku-4-5": _standard(1.0, 5.0),
-    "claude-3-5-haiku": _standard(0.80, 4.0),
-}
+# Prices come with each model's row of the model table (brain/models.py): one place for what a model
+# accepts and what it costs.
+DEFAULT_PRICES: Mapping[str, Price] = {model.id: model.price for model in MODELS.values() if model.price}
 
 _warned: set[str] = set()
 _warned_lock = threading.Lock()

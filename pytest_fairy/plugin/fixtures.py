@@ -68,6 +68,7 @@ def fairy_brain(request: pytest.FixtureRequest, fairy_config: FairyConfig) -> Br
 
         settings = ClaudeSettings(
             model=fairy_config.model or ClaudeSettings.model,
+            effort=fairy_config.effort,
             image_long_edge=fairy_config.explorer.llm_long_edge,
         )
         if fairy_config.max_queued_actions is not None:

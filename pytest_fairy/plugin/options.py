@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from pytest_fairy.brain.models import DEFAULT_MODEL, EFFORTS, model_info
 from pytest_fairy.devices.settings import (
     DEFAULT_DEVICE_WAIT,
     DEFAULT_RECONNECT_ATTEMPTS,
@@ -20,9 +21,6 @@ from pytest_fairy.explore.explorer import ExplorerSettings
 from pytest_fairy.replay.options import ReplaySettings, add_replay_options, read_replay_settings
 
 BRAINS = ("offline", "claude", "replay")
-# Kept in step with pytest_fairy.brain.claude.DEFAULT_MODEL, which is not imported here: the anthropic
-# SDK takes seconds to import and an offline run should not pay for it.
-DEFAULT_CLAUDE_MODEL = "claude-sonnet-5"
 DEFAULT_SETTLE_SECONDS = 0.5
 DEFAULT_SPEC_PATTERNS = ("test_*.yaml", "test_*.yml", "*.fairy.yaml", "*.fairy.yml")
 
@@ -33,6 +31,8 @@ class FairyConfig:
     brain: str = "offline"
     brain_reason: str = "no ANTHROPIC_API_KEY set"
     model: str | None = None
+    # output_config.effort for models that take one (None: pytest_fairy's default; see brain/models.py).
+    effort: str | None = None
     max_steps: int | None = None
     # Follow-ups one LLM answer may queue (None: the brain's default; 0: a call for every action).
     max_queued_actions: int | None = None
@@ -73,7 +73,18 @@ def add_options(parser: pytest.Parser) -> None:
         "(default: claude when ANTHROPIC_API_KEY is set, else offline)",
     )
     group.addoption(
-        "--fairy-model", dest="fairy_model", metavar="MODEL", help="LLM model name for LLM brains"
+        "--fairy-model",
+        dest="fairy_model",
+        metavar="MODEL",
+        help=f"Claude model id, e.g. claude-opus-5-5 (default: {DEFAULT_MODEL}); docs/options.md lists the "
+        "models, what each accepts and costs",
+    )
+    group.addoption(
+        "--fairy-effort",
+        dest="fairy_effort",
+        metavar="LEVEL",
+        help=f"how hard the model thinks on each call: {', '.join(EFFORTS)} (default: medium on models that "
+        "think; older models take none)",
     )
     group.addoption(
         "--fairy-max-steps",
@@ -91,6 +102,7 @@ def add_options(parser: pytest.Parser) -> None:
     parser.addini("fairy_device", "devices to explore on (see --fairy-device)", type="linelist", default=[])
     parser.addini("fairy_brain", "brain (see --fairy-brain)", default="")
     parser.addini("fairy_model", "LLM model name", default="")
+    parser.addini("fairy_effort", "how hard the LLM thinks per call (see --fairy-effort)", default="")
     parser.addini("fairy_max_steps", "cap on exploration steps per feature", default="")
     parser.addini(
         "fairy_max_queued_actions",
@@ -175,13 +187,15 @@ def read_config(config: pytest.Config) -> FairyConfig:
     artifacts = Path(option.fairy_artifacts or config.getini("fairy_artifacts") or ".fairy")
     if not artifacts.is_absolute():
         artifacts = config.rootpath / artifacts
+    model = option.fairy_model or config.getini("fairy_model") or None
+    if model is None and brain == "claude":
+        model = DEFAULT_MODEL
     return FairyConfig(
         device=DeviceSettings(devices=devices, **real),
         brain=brain,
         brain_reason=reason,
-        model=option.fairy_model
-        or config.getini("fairy_model")
-        or (DEFAULT_CLAUDE_MODEL if brain == "claude" else None),
+        model=model,
+        effort=_effort(option.fairy_effort or config.getini("fairy_effort") or None, model),
         max_steps=max_steps,
         max_queued_actions=queued,
         artifacts=artifacts,
@@ -230,6 +244,21 @@ def _brain(chosen: str) -> tuple[str, str]:
             "--fairy-brain claude needs an API key: set ANTHROPIC_API_KEY (or use --fairy-brain offline)"
         )
     return chosen, "chosen"
+
+
+def _effort(effort: str | None, model: str | None) -> str | None:
+    """The effort asked for, if the model takes it: a level it refuses would be a 400 on every call."""
+    if effort is None:
+        return None
+    if effort not in EFFORTS:
+        raise pytest.UsageError(f"--fairy-effort {effort}: expected one of {', '.join(EFFORTS)}")
+    accepted = model_info(model).efforts if model else EFFORTS
+    if effort not in accepted:
+        raise pytest.UsageError(
+            f"--fairy-effort {effort}: {model} takes no effort setting (its thinking is off unless asked); "
+            "leave the option out or choose a model that thinks, e.g. claude-sonnet-5-5"
+        )
+    return effort
 
 
 def _settle(config: pytest.Config, devices: tuple[str, ...]) -> float:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_fairy.brain.models import request_line
 from pytest_fairy.devices.pool import DevicePool
 from pytest_fairy.plugin.options import FairyConfig, read_config
 from pytest_fairy.report.store import SessionStore, new_session_id
@@ -53,8 +54,14 @@ class FairyRun:
         fairy = self.fairy
         return (
             f"fairy: device {fairy.device.device_line()}; brain {fairy.brain} ({fairy.brain_reason}); "
-            f"model {fairy.model or '-'}; artifacts {self.store.folder}"
+            f"model {self._model_line()}; artifacts {self.store.folder}"
         )
+
+    def _model_line(self) -> str:
+        fairy = self.fairy
+        if fairy.brain != "claude" or not fairy.model:
+            return fairy.model or "-"
+        return request_line(fairy.model, fairy.effort)
 
     def check_devices(self, config: pytest.Config) -> None:
         """Real devices are checked once, by the controller, before any item: a usage error says what to

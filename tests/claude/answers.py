@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.claude.fake_api import Reply, tool_reply
+from tests.claude.stages import stage_of
 
 PLAN: dict[str, Any] = {
     "thought": "the home screen has a 麦乐送 entry; the menu is probably behind it",
@@ -53,7 +54,7 @@ def scripted_model(next_actions: list[dict[str, Any]]) -> Any:
     """A fake-API responder: `next_actions` in turn for next_action, the fixed answers for the other stages."""
 
     def respond(request: dict[str, Any]) -> Reply:
-        stage = request["tool_choice"]["name"]
+        stage = stage_of(request)
         if stage == "next_action":
             return tool_reply(stage, next_actions.pop(0))
         fixed = {"plan": PLAN, "judge": JUDGE, "summarize": SUMMARY}

@@ -28,6 +28,7 @@ from pytest_fairy.virtual import VirtualDevice
 from tests.claude import answers, synthetic
 from tests.claude.conftest import FAKE_KEY, FAST
 from tests.claude.fake_api import FakeMessagesAPI, Reply, error_reply, text_reply, tool_reply
+from tests.claude.stages import stage_of
 
 FOOD = Path(__file__).resolve().parents[2] / "example_suites" / "food"
 # One transport retry and short waits keep the worst case (a timeout, retried once) near a second.
@@ -91,7 +92,7 @@ def _responder(fault: Fault) -> Callable[[dict[str, Any]], Reply]:
     pending = list(fault.replies)
 
     def respond(request: dict[str, Any]) -> Reply:
-        stage = request["tool_choice"]["name"]
+        stage = stage_of(request)
         if stage == "next_action" and pending:
             return pending.pop(0)
         fixed = {"plan": answers.PLAN, "next_action": answers.action("done", None), "judge": answers.JUDGE,

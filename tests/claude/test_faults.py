@@ -81,7 +81,7 @@ def test_a_judge_fail_without_evidence_is_corrected(api: FakeMessagesAPI, brain:
 
 
 def test_a_text_answer_or_another_tool_is_corrected(api: FakeMessagesAPI) -> None:
-    brain = brain_on(api, replace(FAST, force_tool=False))
+    brain = brain_on(api, replace(FAST, model="claude-sonnet-5-5"))
     api.push(text_reply("I think we should tap the menu."), tool_reply("judge", answers.JUDGE),
              tool_reply("next_action", answers.action()))
     with pytest.raises(BrainError, match="called `judge`, but this step needs the `next_action` tool"):

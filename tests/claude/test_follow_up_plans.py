@@ -26,6 +26,7 @@ from pytest_fairy.virtual.clock import ManualClock
 from tests.claude import answers, synthetic
 from tests.claude.conftest import brain_on
 from tests.claude.fake_api import FakeMessagesAPI, Reply, tool_reply
+from tests.claude.stages import stage_of
 from tests.claude.test_follow_ups import CONFIRM, OTHER, WARNING, Steps, after, started
 from tests.claude.test_round_trips import user_text
 from tests.screens import button, screen_of
@@ -153,7 +154,7 @@ def test_a_tour_of_list_rows_takes_six_actions_on_one_call(api: FakeMessagesAPI)
         "tap [4] 麦乐送", "tap [3] 确定", "tap [6] 巨无霸", "back", "tap [8] 麦辣鸡腿堡", "back"]
     assert [s.reached.split("_")[1] for s in steps.records] == [
         "productmdslist", "productmdslist", "productdetail", "productmdslist", "productdetail", "productmdslist"]
-    stages = [body["tool_choice"]["name"] for body in api.bodies]
+    stages = [stage_of(body) for body in api.bodies]
     assert stages == ["plan", "next_action", "next_action", "judge", "summarize"]
     assert len(stages) < result.steps == 6
     stats = brain.queue_stats
@@ -203,7 +204,7 @@ def test_the_judge_is_asked_again_on_a_screen_only_after_new_ground(api: FakeMes
     model = answers.scripted_model([answers.action("tap", 4, then=TOUR[:3]), answers.action("done", None)])
 
     def respond(request: dict[str, Any]) -> Reply:
-        if request["tool_choice"]["name"] != "judge":
+        if stage_of(request) != "judge":
             return model(request)
         judged.append(user_text(request).rsplit("## The current screen: ", 1)[-1].split(")", 1)[0])
         return tool_reply("judge", {**answers.JUDGE, "verdict": "continue", "feature_completed": False})

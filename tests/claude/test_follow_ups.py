@@ -25,6 +25,7 @@ from pytest_fairy.virtual import VirtualDevice
 from tests.claude import answers, synthetic
 from tests.claude.conftest import FAST, brain_on
 from tests.claude.fake_api import FakeMessagesAPI, tool_reply
+from tests.claude.stages import stage_of
 from tests.claude.test_round_trips import user_text
 from tests.screens import button, screen_of
 
@@ -238,7 +239,7 @@ def test_a_foreseen_dialog_costs_one_call_for_three_actions(api: FakeMessagesAPI
     result = _explore(api, brain, steps)
 
     assert result.verdict is Verdict.PASSED, result.reason
-    stages = [body["tool_choice"]["name"] for body in api.bodies]
+    stages = [stage_of(body) for body in api.bodies]
     assert stages == ["plan", "next_action", "judge", "summarize"]
     assert result.steps == 3 and brain.queued_actions_taken == 2
     assert [s.action for s in steps.records] == ["tap [4] 麦乐送", "tap [2] 预约送餐", "tap [6] 确定"]
@@ -253,6 +254,6 @@ def test_an_unforeseen_screen_goes_back_to_the_model(api: FakeMessagesAPI) -> No
     ])
     brain = brain_on(api, ClaudeSettings(timeout_seconds=5.0, max_retries=0))
     _explore(api, brain)
-    stages = [body["tool_choice"]["name"] for body in api.bodies]
+    stages = [stage_of(body) for body in api.bodies]
     assert stages[:3] == ["plan", "next_action", "next_action"] and brain.queued_actions_taken == 0
     assert f"'{DIALOG_TITLE}' is not on the screen" in user_text(api.bodies[2])

@@ -12,6 +12,7 @@ import pytest
 
 from tests.claude import answers
 from tests.claude.fake_api import FakeMessagesAPI, Reply, error_reply, tool_reply
+from tests.claude.stages import stage_of
 from tests.specs import DELIVERY_TIME, FOOD_APP_BLOCK
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +30,7 @@ PATH = {"麦乐送": 4, "预约送餐": 2, "确定": 3}
 
 def respond(request: dict[str, Any]) -> Reply:
     """The first feature is walked by mark; the second feature's plan gets an error that quotes the key."""
-    stage = request["tool_choice"]["name"]
+    stage = stage_of(request)
     text = "\n".join(b["text"] for b in request["messages"][-1]["content"] if b["type"] == "text")
     if "echoing gateway" in text and stage != "summarize":
         return error_reply(

@@ -28,6 +28,7 @@ from pytest_fairy.virtual.clock import ManualClock
 from tests.claude import answers
 from tests.claude.conftest import FAKE_KEY
 from tests.claude.fake_api import FakeMessagesAPI, Reply, tool_reply
+from tests.claude.stages import stage_of
 from tests.claude.test_round_trips import user_text
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -57,7 +58,7 @@ class DialogToggler:
         self.turn = 0
 
     def __call__(self, request: dict[str, Any]) -> Reply:
-        stage = request["tool_choice"]["name"]
+        stage = stage_of(request)
         if stage != "next_action":
             fixed = {"plan": answers.PLAN, "judge": {**answers.JUDGE, "verdict": "continue",
                                                       "feature_completed": False}, "summarize": answers.SUMMARY}
@@ -87,7 +88,7 @@ def looping_run() -> list[dict[str, Any]]:
         mission = Mission(done_when=(Oracle(kind=OracleKind.VISIBLE, value="送达时间：预约送餐"),
                                      Oracle(kind=OracleKind.NOT_VISIBLE, value="请选择您的送达时间")))
         Explorer(device, ClaudeBrain(settings, client=client)).explore(target, mission)
-    return [body for body in api.bodies if body["tool_choice"]["name"] == "next_action"]
+    return [body for body in api.bodies if stage_of(body) == "next_action"]
 
 
 def test_the_step_message_of_a_dialog_loop_shows_states_visits_and_the_warning(

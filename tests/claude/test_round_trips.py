@@ -17,6 +17,7 @@ from pytest_fairy.explore.guard import Escape, GuardVerdict, VerdictKind
 from tests.claude import answers, synthetic
 from tests.claude.conftest import FAST, brain_on
 from tests.claude.fake_api import FakeMessagesAPI, tool_reply
+from tests.claude.stages import stage_of
 
 
 def user_blocks(body: dict) -> list[dict]:
@@ -91,7 +92,7 @@ def test_decide_round_trip(api: FakeMessagesAPI, brain: ClaudeBrain) -> None:
     assert decision.assessment.completion_rate == pytest.approx(0.7)
     assert decision.assessment.next_action_type == "continue_current"
     body = api.bodies[0]
-    assert body["tool_choice"]["name"] == "next_action"
+    assert stage_of(body) == "next_action"
     blocks = user_blocks(body)
     assert blocks[0]["type"] == "image" and blocks[0]["source"]["media_type"] == "image/jpeg"
     text = user_text(body)
@@ -147,7 +148,7 @@ def test_judge_round_trip(api: FakeMessagesAPI, brain: ClaudeBrain) -> None:
     judgement = brain.judge(synthetic.context(12, unmet=(), oracles_met=True))
     assert judgement.complete and judgement.reason == "the cart shows the product"
     body = api.bodies[0]
-    assert body["tool_choice"]["name"] == "judge"
+    assert stage_of(body) == "judge"
     assert "all done-when conditions hold" in user_text(body)
     assert image_sizes(body) == [(360, 800)]
 
@@ -168,7 +169,7 @@ def test_summarize_round_trip(api: FakeMessagesAPI, brain: ClaudeBrain) -> None:
     assert summary.startswith("Explored delivery ordering")
     assert "- added a product to the cart" in summary and "- the cart badge lags" in summary
     body = api.bodies[0]
-    assert body["tool_choice"]["name"] == "summarize"
+    assert stage_of(body) == "summarize"
     assert body["max_tokens"] == FAST.summary_max_tokens
     assert "Verdict: passed" in user_text(body)
     assert image_sizes(body) == []
@@ -183,7 +184,7 @@ def test_every_stage_sends_the_same_tools_and_system_prompt(api: FakeMessagesAPI
     brain.summarize(synthetic.TARGET, "done")
 
     bodies = api.bodies
-    assert [b["tool_choice"]["name"] for b in bodies] == ["plan", "next_action", "judge", "summarize"]
+    assert [stage_of(b) for b in bodies] == ["plan", "next_action", "judge", "summarize"]
     prefixes = {json.dumps([b["tools"], b["system"]], sort_keys=True) for b in bodies}
     assert len(prefixes) == 1
     # The fake bills the identical prefix as a cache write once, then as reads.

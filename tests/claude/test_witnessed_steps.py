@@ -23,6 +23,7 @@ from pytest_fairy.virtual.clock import ManualClock
 from tests.claude import answers, synthetic
 from tests.claude.conftest import brain_on
 from tests.claude.fake_api import FakeMessagesAPI, Reply, tool_reply
+from tests.claude.stages import stage_of
 from tests.claude.test_follow_ups import CONFIRM, DIALOG, DIALOG_LATER, SCHEDULE, Steps
 from tests.claude.test_round_trips import user_text
 
@@ -66,7 +67,7 @@ class Toggler:
     once the guard's escape has closed the dialog, it is done."""
 
     def __call__(self, request: dict[str, Any]) -> Reply:
-        stage = request["tool_choice"]["name"]
+        stage = stage_of(request)
         if stage != "next_action":
             fixed = {"plan": answers.PLAN, "judge": answers.JUDGE, "summarize": answers.SUMMARY}
             return tool_reply(stage, fixed[stage])
@@ -92,7 +93,7 @@ def test_the_prompt_after_a_loop_guard_escape_shows_it_and_the_step_before(api: 
     escapes = [r.step for r in steps.records if r.escape]
     assert escapes and result.escapes == len(escapes), [r.guard for r in steps.records]
     escape = escapes[0]
-    prompts = {step_of(t): t for t in (user_text(b) for b in api.bodies if b["tool_choice"]["name"] == "next_action")}
+    prompts = {step_of(t): t for t in (user_text(b) for b in api.bodies if stage_of(b) == "next_action")}
     assert escape not in prompts, "the brain was asked at the escape step"
     after = prompts[escape + 1]
 

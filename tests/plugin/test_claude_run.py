@@ -12,6 +12,7 @@ import pytest
 
 from tests.claude import answers
 from tests.claude.fake_api import FakeMessagesAPI, Reply, tool_reply
+from tests.claude.stages import stage_of
 from tests.specs import DELIVERY_TIME, FOOD_APP_BLOCK
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +26,7 @@ class ScreenReader:
         self.path = list(path)
 
     def __call__(self, request: dict[str, Any]) -> Reply:
-        stage = request["tool_choice"]["name"]
+        stage = stage_of(request)
         if stage == "plan":
             return tool_reply("plan", answers.PLAN)
         if stage == "judge":
@@ -48,27 +49,52 @@ def project(suite: pytest.Pytester) -> pytest.Pytester:
     return suite
 
 
+@pytest.mark.parametrize(
+    ("options", "header"),
+    [
+        ((), "claude-sonnet-5-5 (effort medium, adaptive thinking, tool offered)"),
+        (("--fairy-model", "claude-opus-5-5", "--fairy-effort", "low"), "claude-opus-5-5 (effort low, *)"),
+        (("--fairy-model", "claude-fable-5-1"), "claude-fable-5-1 (effort medium, *)"),
+        (("--fairy-model", "claude-sonnet-5"), "claude-sonnet-5 (tool forced, thinking off, legacy model)"),
+    ],
+)
 def test_claude_brain_explores_a_spec_through_the_real_sdk(
-    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, options: tuple[str, ...], header: str
 ) -> None:
     with FakeMessagesAPI(responder=ScreenReader(["麦乐送", "预约送餐", "确定"])) as api:
         monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-0000")
         monkeypatch.setenv("ANTHROPIC_BASE_URL", api.url)
-        result = project.runpytest("-v", "--alluredir", "allure-results")
+        result = project.runpytest("-v", "--alluredir", "allure-results", *options)
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(
         [
-            "fairy: device virtual (in-process); brain claude (ANTHROPIC_API_KEY is set); model claude-sonnet-5*",
+            f"fairy: device virtual (in-process); brain claude (ANTHROPIC_API_KEY is set); model {header};*",
             "    step 1: tap [[]*[]] 麦乐送 -> *",
             "*test_food.yaml::delivery time: passed: 3 steps, *, * tokens (*% cache reads), $*",
         ]
     )
-    stages = [body["tool_choice"]["name"] for body in api.bodies]
+    stages = [stage_of(body) for body in api.bodies]
     assert stages[0] == "plan" and stages[-1] == "summarize"
     assert stages.count("next_action") == 3
     report = next((project.path / "allure-results").glob("*-result.json")).read_text(encoding="utf-8")
     assert "sk-ant-test-0000" not in report
     assert '"name": "tokens"' in report
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (("--fairy-effort", "extreme"), "--fairy-effort extreme: expected one of low, medium, high, xhigh, max"),
+        (("--fairy-model", "claude-haiku-4-5", "--fairy-effort", "high"), "*claude-haiku-4-5 takes no effort*"),
+    ],
+)
+def test_an_effort_the_model_refuses_is_a_usage_error_before_any_call(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, options: tuple[str, ...], message: str
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-0000")
+    result = project.runpytest("--fairy-brain", "claude", *options)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*{message}*"])
 
 
 def test_unreachable_api_ends_the_item_broken_never_green(

@@ -13,6 +13,7 @@ import pytest
 
 from tests.claude import answers
 from tests.claude.fake_api import Reply, tool_reply
+from tests.claude.stages import stage_of
 from tests.specs import DELIVERY_TIME, FOOD_APP_BLOCK
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,7 +52,7 @@ def mark_of(screen: str, label: str, suffix: str = "") -> int | None:
 
 def delivery_time_model(request: dict[str, Any]) -> Reply:
     """Choose 预约送餐 in the dialog, confirm it; get to the dialog from home through 麦乐送."""
-    stage = request["tool_choice"]["name"]
+    stage = stage_of(request)
     if stage in ("plan", "judge"):
         return tool_reply(stage, answers.PLAN if stage == "plan" else answers.JUDGE)
     if stage == "summarize":
@@ -76,7 +77,7 @@ def recordings(project: pytest.Pytester) -> list[Path]:
 
 
 def stages(bodies: list[dict[str, Any]]) -> list[str]:
-    return [body["tool_choice"]["name"] for body in bodies]
+    return [stage_of(body) for body in bodies]
 
 
 def load(path: Path) -> Any:
