@@ -46,6 +46,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[RUN_KEY] = FairyRun.configure(config)
 
 
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: a run with `-p no:xdist` must still work
 def pytest_configure_node(node: Any) -> None:
     """xdist: every worker writes into the controller's session folder."""
     node.workerinput[SESSION_INPUT] = node.config.stash[RUN_KEY].store.session_id

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -123,3 +125,18 @@ def test_every_stage_works_on_the_model(api: FakeMessagesAPI, model: str) -> Non
             assert "output_config" not in body
     # The retry after truncation has more room than the call that was cut off.
     assert bodies[4]["max_tokens"] > bodies[3]["max_tokens"]
+
+
+def test_the_options_doc_lists_each_named_model_as_the_table_has_it() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "options.md").read_text(encoding="utf-8")
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| `(claude-[\w-]+)`[^\n]*$", doc, re.MULTILINE)}
+    assert set(CURRENT) <= set(rows), "every current model has a row in docs/options.md#models"
+    for model_id, row in rows.items():
+        model = MODELS[model_id]
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert cells[1] == model.status.value, row
+        price = model.price
+        assert price is not None
+        shown = [float(x) for x in cells[2].split("/")]
+        assert shown == [price.input, price.output, pytest.approx(price.cache_read)], row
+        assert f"{model.min_cacheable_tokens:,} tokens" == cells[4], row
