@@ -201,7 +201,12 @@ def read_judgement(tool_input: dict[str, Any]) -> Judgement:
         raise AnswerError("verdict 'pass' needs feature_completed true; use 'continue' if it is not done")
     if verdict == "fail" and not any(f.evidence.strip() for f in findings):
         raise AnswerError("verdict 'fail' needs at least one finding with its evidence")
-    return Judgement(complete=verdict == "pass", reason=data["reason"], findings=findings)
+    return Judgement(
+        complete=verdict == "pass",
+        reason=data["reason"],
+        findings=findings,
+        phase_complete=bool(data["phase_completed"]) or verdict == "pass",
+    )
 
 
 SUMMARY_HEADINGS = {"highlights": "**Highlights**", "issues": "**Issues**"}

@@ -27,7 +27,7 @@ from typing import Any
 
 from PIL import Image
 
-from pytest_fairy.explore.decisions import Decision, OutcomeKind, Plan, StepContext
+from pytest_fairy.explore.decisions import Decision, Origin, OutcomeKind, Plan, StepContext
 from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Screen
 
@@ -116,7 +116,8 @@ class RunMemory:
         self.milestones: deque[str] = deque(maxlen=self.limits.max_milestones)
         self.milestone_count = 0
         self.counts = {kind: 0 for kind in OutcomeKind}
-        self.completed: dict[str, int] = {}  # sub-feature -> step the brain judged it complete
+        self.completed: dict[str, int] = {}  # sub-feature -> step the judge confirmed it complete
+        self.claimed: set[str] = set()  # sub-features the brain called complete, unconfirmed
         self.current = ""
         self.rate = 0.0
         self._seen_step = 0
@@ -152,16 +153,25 @@ class RunMemory:
         if decision.reasoning:
             self._note = (step, one_line(decision.reasoning, self.limits.max_note_chars))
         self.decided(decision, step)
+        name = decision.sub_feature
+        if decision.origin is Origin.RETURN and name and name not in self.completed:
+            # The explorer returns from a sub-feature only after the judge confirmed it complete.
+            if len(self.completed) < self.limits.max_milestones:
+                self.completed[name] = step
+            self._milestone(f"step {step}: the judge confirmed sub-feature '{name}' complete")
 
     def decided(self, decision: Decision, step: int) -> None:
         if decision.sub_feature:
             self.current = decision.sub_feature
             self.rate = decision.assessment.completion_rate
         name = decision.sub_feature
-        if name and decision.assessment.is_completed and name not in self.completed:
-            if len(self.completed) < self.limits.max_milestones:
-                self.completed[name] = step
-            self._milestone(f"step {step}: sub-feature '{name}' judged complete")
+        claim = name and decision.assessment.is_completed and decision.origin is not Origin.RETURN
+        if claim and name not in self.completed and name not in self.claimed:
+            # A claim of the brain's own, written as one: the judge has not confirmed it (seed 004).
+            self.claimed.add(name)
+            self._milestone(
+                f"step {step}: you called sub-feature '{name}' complete (the judge has not agreed)"
+            )
 
     def _milestone(self, text: str) -> None:
         self.milestone_count += 1
@@ -174,7 +184,7 @@ class RunMemory:
             f"{max(0, step - 1)} steps taken: {c[OutcomeKind.NEW_STATE]} new pages found, {moved} actions "
             f"changed something, {c[OutcomeKind.NO_CHANGE]} had no effect, {c[OutcomeKind.FAILED]} failed, "
             f"{c[OutcomeKind.DENIED]} were denied.",
-            "Sub-features judged complete: " + listing(list(self.completed)),
+            "Sub-features the judge confirmed complete: " + listing(list(self.completed)),
         ]
         if self.current:
             lines.append(f"Current sub-feature: {self.current} ({self.rate:.0%} explored, last estimate)")

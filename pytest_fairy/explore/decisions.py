@@ -135,9 +135,18 @@ class StepContext:
 
 @dataclass(frozen=True, slots=True)
 class Judgement:
+    """The judge's answer: `complete` when the whole feature is done (a pass), `phase_complete` when the
+    sub-feature being worked on is, `findings` for app defects it saw, with their evidence."""
+
     complete: bool
     reason: str
     findings: tuple[Finding, ...] = ()
+    phase_complete: bool = False
+
+    @property
+    def says_continue(self) -> bool:
+        """Neither done nor a defect: there is more to explore."""
+        return not self.complete and not self.findings
 
 
 @dataclass(frozen=True, slots=True)

@@ -198,9 +198,11 @@ class Explorer:
     def _decide(self, run: Run, ctx: StepContext) -> Decision | Ending:
         """The brain decides, unless the guard demands an escape from a loop.
 
-        When the brain says the sub-feature it works on is complete and the judge agrees, the
-        sub-feature is marked done and a return step (out of the dialog, or back) replaces the action,
-        so the next decision starts from where the sub-feature was entered (seed 001).
+        When the brain says the sub-feature it works on is complete and the judge agrees (the phase is
+        complete, or the whole feature), the sub-feature is marked done and a return step (out of the
+        dialog, or back) replaces the action, so the next decision starts from where the sub-feature was
+        entered (seed 001). A judge that said "continue" on this screen is asked again only after new
+        ground; until then the brain's action is taken.
 
         The brain is told of the escapes and return steps it did not decide (`witness`), once each.
         """
@@ -212,13 +214,16 @@ class Explorer:
         feature = decision.sub_feature
         if feature and feature != run.target.feature:
             run.focus(feature)
-        if decision.assessment.is_completed and feature and not decision.finished:
+        claimed = decision.assessment.is_completed and feature and not decision.finished
+        if claimed and run.judge_due(ctx.state):
             judgement = self.brain.judge(ctx)
             if judgement.findings:
                 return defect(judgement)
-            if judgement.complete:
+            if judgement.phase_complete or judgement.complete:
                 run.tree.set_status(feature, FeatureStatus.DONE, judgement.reason)
-                way_out = return_step(ctx.screen, f"'{feature}' is complete ({judgement.reason})")
+                way_out = return_step(
+                    ctx.screen, f"'{feature}' is complete ({judgement.reason})", sub_feature=feature
+                )
                 witness(self.brain, ctx, way_out)
                 return way_out
         return decision
@@ -232,15 +237,21 @@ class Explorer:
         # With done-when oracles, only they can make a pass: a judge's word is not enough.
         if judgement.complete and (not done_when or course.oracles_seen):
             return Ending(Verdict.PASSED, judgement.reason)
-        if done_when:
-            unmet = "; ".join(ctx.unmet_oracles)
+        missing = done_when and not course.oracles_seen
+        unmet = f"; never saw: {'; '.join(ctx.unmet_oracles)}" if missing else ""
+        if judgement.says_continue:
+            # The brain's "done" is a claim, not evidence: with the judge saying there is more, the run
+            # cannot tell whether the app is broken. Never an app defect.
             return Ending(
-                Verdict.FAILED,
-                f"explored the feature to its end ({len(run.tree.states)} screens) but never saw: {unmet}",
-                judgement.findings,
+                Verdict.INCONCLUSIVE,
+                f"the brain stopped early: the judge says the feature is not done ({judgement.reason}) after "
+                f"{len(run.tree.states)} screens{unmet}",
             )
+        # The judge calls it complete, but the spec's done-when oracles were never seen: they decide.
         return Ending(
-            Verdict.INCONCLUSIVE, f"the brain stopped without completing the feature: {judgement.reason}"
+            Verdict.INCONCLUSIVE,
+            f"the judge calls the feature complete ({judgement.reason}), but its done-when oracles "
+            f"never held{unmet}",
         )
 
     def _act(self, run: Run, choice: Choice, arrival: Arrival, ctx: StepContext) -> Attempt:

@@ -206,13 +206,20 @@ def escape_from(warning: GuardVerdict, screen: Screen) -> Decision:
     return Decision(Action(ActionKind.BACK), f"{why}; go back", origin=Origin.ESCAPE)
 
 
-def return_step(screen: Screen, why: str) -> Decision:
-    """Out of a completed sub-feature (seed 001): close its dialog, else go back where it was entered."""
+def return_step(screen: Screen, why: str, *, sub_feature: str = "") -> Decision:
+    """Out of a completed sub-feature (seed 001): close its dialog, else go back where it was entered.
+    The decision names the sub-feature the judge confirmed, so a brain that witnesses it knows."""
     way_out = screen.dismiss_mark() if screen.has_dialog else None
     if way_out is not None:
         return Decision(
             Action(ActionKind.TAP, way_out.number),
             f"{RETURN_PREFIX}: {why}; close via '{way_out.label}'",
+            sub_feature=sub_feature,
             origin=Origin.RETURN,
         )
-    return Decision(Action(ActionKind.BACK), f"{RETURN_PREFIX}: {why}; go back", origin=Origin.RETURN)
+    return Decision(
+        Action(ActionKind.BACK),
+        f"{RETURN_PREFIX}: {why}; go back",
+        sub_feature=sub_feature,
+        origin=Origin.RETURN,
+    )

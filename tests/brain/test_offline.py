@@ -86,5 +86,6 @@ def test_whole_app_run_samples_lists_walks_back_and_ends_when_spent() -> None:
     assert any(s.reasoning.startswith("walk back towards unfinished page") for s in steps)
     # The run ends because nothing is left, not because the budget ran out.
     assert result.steps < 200
-    assert result.verdict is Verdict.FAILED and "explored the feature to its end" in result.reason
+    # Out of ideas, with the done-when oracle unmet: the judge says there is more, so no app defect.
+    assert result.verdict is Verdict.INCONCLUSIVE and result.reason.startswith("the brain stopped early")
     assert len(result.tree.states) >= 20

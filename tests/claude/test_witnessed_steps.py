@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from pytest_fairy.brain.context import ContextLimits, RunMemory
 from pytest_fairy.brain.follow_ups import DropReason
 from pytest_fairy.explore.action import Action, ActionKind
-from pytest_fairy.explore.decisions import Assessment, Decision, Outcome, OutcomeKind, Plan, Witness
+from pytest_fairy.explore.decisions import Assessment, Decision, Origin, Outcome, OutcomeKind, Plan, Witness
 from pytest_fairy.explore.explorer import ESCAPE_PREFIX, RETURN_PREFIX, Explorer
 from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.target import Target
@@ -144,13 +144,18 @@ def test_a_return_step_after_the_brains_own_decision_counts_once() -> None:
     memory.observe(ctx)
     done = Assessment(is_completed=True, completion_rate=1.0)
     memory.decided(Decision(Action(ActionKind.TAP, 3), "both seen", sub_feature="delivery time", assessment=done), 2)
+    # Before the judge answers, the brain's claim is shown as its own, never as a fact (seed 004).
+    assert memory.milestones_text().endswith("you called sub-feature 'delivery time' complete (the judge has not agreed)")
+    assert "Sub-features the judge confirmed complete: (none)" in memory.progress(2)
     memory.observe(ctx)  # the judge at the same step
-    memory.witnessed(Decision(Action(ActionKind.BACK), f"{RETURN_PREFIX}: 'delivery time' is complete; go back"), 2)
+    memory.witnessed(Decision(Action(ActionKind.BACK), f"{RETURN_PREFIX}: 'delivery time' is complete; go back",
+                              sub_feature="delivery time", origin=Origin.RETURN), 2)
     memory.observe(moved(3, "back"))
     assert memory.progress(3).startswith("2 steps taken")
     assert sum(memory.counts.values()) == 2
     assert memory.transitions_text().endswith(f"[{RETURN_PREFIX}: 'delivery time' is complete; go back]")
-    assert "sub-feature 'delivery time' judged complete" in memory.milestones_text()
+    assert "the judge confirmed sub-feature 'delivery time' complete" in memory.milestones_text()
+    assert "Sub-features the judge confirmed complete: delivery time" in memory.progress(3)
 
 
 def test_a_replayed_decision_counts_as_the_brains_own_and_its_words_are_cut_to_one_line() -> None:

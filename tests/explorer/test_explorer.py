@@ -154,13 +154,16 @@ def test_crash_fails_with_the_logcat_excerpt(notes: VirtualDevice) -> None:
     assert "+dlg_" in result.final_state and result.final_png.startswith(b"\x89PNG")
 
 
-def test_exhausted_frontier_without_the_oracle_is_a_failure_with_what_was_missing(
+def test_a_brain_that_stops_while_the_judge_says_continue_is_inconclusive_never_a_defect(
     food: VirtualDevice,
 ) -> None:
+    """The script's end is the brain's `done`, a claim: with the oracle unmet the judge says there is more,
+    so the run cannot tell whether the app is broken. It says what it never saw."""
     result = Explorer(food, ScriptedBrain(["tap 优惠券"])).explore(
         food_target(), Mission(done_when=(visible("不存在的文字"),))
     )
-    assert result.verdict is Verdict.FAILED
+    assert result.verdict is Verdict.INCONCLUSIVE and not result.findings
+    assert result.reason.startswith("the brain stopped early: the judge says the feature is not done")
     assert "never saw: visible: 不存在的文字" in result.reason
 
 
