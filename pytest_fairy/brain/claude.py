@@ -31,6 +31,7 @@ from pytest_fairy.brain.claude_settings import ClaudeSettings
 from pytest_fairy.brain.context import Block, MessageBuilder, RunMemory, render
 from pytest_fairy.brain.follow_ups import FollowUpQueue, QueueStats
 from pytest_fairy.brain.pricing import CallTokens, Ledger
+from pytest_fairy.brain.prompt_cache import PromptCache
 from pytest_fairy.brain.tools import Stage, cache_control, tools_param
 from pytest_fairy.errors import BrainError
 from pytest_fairy.explore.decisions import Decision, Judgement, Plan, StepContext, Usage
@@ -76,7 +77,9 @@ class ClaudeBrain:
             base_url=base_url,
             client=client,
         )
-        self._ledger = Ledger(s.model, s.prices, cache_ttl=s.cache_ttl)
+        # Said in the cost figures when the cached prefix is too short for the model to cache it.
+        self.prompt_cache = PromptCache.for_settings(s)
+        self._ledger = Ledger(s.model, s.prices, cache_ttl=s.cache_ttl, note=self.prompt_cache.note())
         self._memory = RunMemory(limits)
         self._queue = FollowUpQueue()
 

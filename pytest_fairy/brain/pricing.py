@@ -68,12 +68,17 @@ class Ledger:
     """The running account of one brain: every call's tokens and cost, summed into a `Usage`."""
 
     def __init__(
-        self, model: str, prices: Mapping[str, Price] = DEFAULT_PRICES, *, cache_ttl: str = "5m"
+        self,
+        model: str,
+        prices: Mapping[str, Price] = DEFAULT_PRICES,
+        *,
+        cache_ttl: str = "5m",
+        note: str = "",
     ) -> None:
         self.model = model
         self.cache_ttl = cache_ttl
         self._price = price_for(model, prices)
-        self._usage = Usage()
+        self._usage = Usage(note=note)
         self._lock = threading.Lock()
 
     @property
@@ -94,6 +99,7 @@ class Ledger:
                 cache_read_tokens=u.cache_read_tokens + tokens.cache_read_tokens,
                 output_tokens=u.output_tokens + tokens.output_tokens,
                 cost_usd=u.cost_usd + cost,
+                note=u.note,
             )
         return cost
 

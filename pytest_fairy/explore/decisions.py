@@ -159,6 +159,8 @@ class Usage:
     cache_read_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
+    # Why the figures look as they do, when they need a word: "no prompt cache expected: ...".
+    note: str = ""
 
     @property
     def total_tokens(self) -> int:

@@ -74,8 +74,10 @@ class Exploration:
         )
         if self.usage.calls:
             share = self.usage.cache_read_share
+            note = f"; {self.usage.note}" if self.usage.note else ""
             line += (
-                f", {self.usage.total_tokens} tokens ({share:.0%} cache reads), ${self.usage.cost_usd:.4f}"
+                f", {self.usage.total_tokens} tokens ({share:.0%} cache reads{note}), "
+                f"${self.usage.cost_usd:.4f}"
             )
         return line
 

@@ -7,7 +7,6 @@ Registered by the entry-point module, which imports them.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -64,16 +63,9 @@ def fairy_brain(request: pytest.FixtureRequest, fairy_config: FairyConfig) -> Br
         return brain_with_cache(None, replay, spec, replays=False)
     if fairy_config.brain == "claude":
         # Imported here: the anthropic SDK takes seconds to import, and an offline run never needs it.
-        from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings
+        from pytest_fairy.brain.claude import ClaudeBrain
 
-        settings = ClaudeSettings(
-            model=fairy_config.model or ClaudeSettings.model,
-            effort=fairy_config.effort,
-            image_long_edge=fairy_config.explorer.llm_long_edge,
-        )
-        if fairy_config.max_queued_actions is not None:
-            settings = replace(settings, max_queued_actions=fairy_config.max_queued_actions)
-        claude = ClaudeBrain(settings)
+        claude = ClaudeBrain(fairy_config.claude_settings())
         return brain_with_cache(claude, replay, spec, replays=True)
     return brain_with_cache(OfflineBrain(), replay, spec, replays=False)
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pytest_fairy.brain.claude_settings import ClaudeSettings
 from pytest_fairy.brain.models import DEFAULT_MODEL, EFFORTS, model_info
 from pytest_fairy.devices.settings import (
     DEFAULT_DEVICE_WAIT,
@@ -41,6 +42,17 @@ class FairyConfig:
     explorer: ExplorerSettings = field(default_factory=ExplorerSettings)
     # The decision cache and the build-to-build baseline (see pytest_fairy.replay).
     replay: ReplaySettings = field(default_factory=ReplaySettings)
+
+    def claude_settings(self) -> ClaudeSettings:
+        """The Claude brain's settings from the options (the model, effort, image size, queue length)."""
+        settings = ClaudeSettings(
+            model=self.model or DEFAULT_MODEL,
+            effort=self.effort,
+            image_long_edge=self.explorer.llm_long_edge,
+        )
+        if self.max_queued_actions is not None:
+            settings = replace(settings, max_queued_actions=self.max_queued_actions)
+        return settings
 
     @property
     def devices(self) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from pytest_fairy.brain.models import request_line
+from pytest_fairy.brain.prompt_cache import PromptCache
 from pytest_fairy.devices.pool import DevicePool
 from pytest_fairy.plugin.options import FairyConfig, read_config
 from pytest_fairy.report.store import SessionStore, new_session_id
@@ -61,7 +62,8 @@ class FairyRun:
         fairy = self.fairy
         if fairy.brain != "claude" or not fairy.model:
             return fairy.model or "-"
-        return request_line(fairy.model, fairy.effort)
+        cache = PromptCache.for_settings(fairy.claude_settings()).note()
+        return request_line(fairy.model, fairy.effort) + (f"; {cache}" if cache else "")
 
     def check_devices(self, config: pytest.Config) -> None:
         """Real devices are checked once, by the controller, before any item: a usage error says what to

@@ -19,6 +19,7 @@ from pytest_fairy.brain.models import (
     request_line,
 )
 from pytest_fairy.brain.pricing import DEFAULT_PRICES, price_for
+from pytest_fairy.brain.prompt_cache import PromptCache
 from tests.claude import answers, synthetic
 from tests.claude.conftest import FAST, brain_on
 from tests.claude.fake_api import FakeMessagesAPI, text_reply, tool_reply
@@ -140,3 +141,17 @@ def test_the_options_doc_lists_each_named_model_as_the_table_has_it() -> None:
         shown = [float(x) for x in cells[2].split("/")]
         assert shown == [price.input, price.output, pytest.approx(price.cache_read)], row
         assert f"{model.min_cacheable_tokens:,} tokens" == cells[4], row
+
+
+def test_a_prefix_below_the_models_cache_minimum_is_said_in_the_figures(api: FakeMessagesAPI) -> None:
+    """~3.7k tokens of tools + system: enough for Sonnet 5.5 (512), short of Haiku 4.5's 4,096."""
+    assert PromptCache.for_settings(replace(FAST, model="claude-sonnet-5-5")).note() == ""
+    cache = PromptCache.for_settings(replace(FAST, model="claude-haiku-4-5"))
+    assert not cache.enabled and cache.minimum_tokens == 4096
+    assert cache.note().startswith("no prompt cache expected: the tools + system prefix (~")
+    brain = brain_on(api, replace(FAST, model="claude-haiku-4-5"))
+    api.push(tool_reply("judge", answers.JUDGE))
+    brain.judge(synthetic.context(1))
+    assert brain.usage().note == cache.note() and brain.usage().calls == 1
+    # The breakpoints stay: below the minimum the API writes no cache, and an estimate may be low.
+    assert "cache_control" in api.bodies[0]["tools"][-1]

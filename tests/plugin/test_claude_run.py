@@ -56,6 +56,10 @@ def project(suite: pytest.Pytester) -> pytest.Pytester:
         (("--fairy-model", "claude-opus-5-5", "--fairy-effort", "low"), "claude-opus-5-5 (effort low, *)"),
         (("--fairy-model", "claude-fable-5-1"), "claude-fable-5-1 (effort medium, *)"),
         (("--fairy-model", "claude-sonnet-5"), "claude-sonnet-5 (tool forced, thinking off, legacy model)"),
+        (
+            ("--fairy-model", "claude-haiku-4-5"),
+            "claude-haiku-4-5 (tool forced, *); no prompt cache expected: *minimum of 4096",
+        ),
     ],
 )
 def test_claude_brain_explores_a_spec_through_the_real_sdk(
@@ -70,7 +74,7 @@ def test_claude_brain_explores_a_spec_through_the_real_sdk(
         [
             f"fairy: device virtual (in-process); brain claude (ANTHROPIC_API_KEY is set); model {header};*",
             "    step 1: tap [[]*[]] 麦乐送 -> *",
-            "*test_food.yaml::delivery time: passed: 3 steps, *, * tokens (*% cache reads), $*",
+            "*test_food.yaml::delivery time: passed: 3 steps, *, * tokens (*% cache reads*), $*",
         ]
     )
     stages = [stage_of(body) for body in api.bodies]
