@@ -137,6 +137,7 @@ class LoopGuard:
         self._same_state_run = 0
         self._oscillation_len = 0
         self._action_repeats: Counter[tuple[str, str]] = Counter()
+        self._words: dict[str, str] = {}  # action key -> the action in words, as last taken
         self._failures = 0
         self._since_progress = 0
         self._escapes_since_new_state = 0
@@ -155,9 +156,13 @@ class LoopGuard:
         succeeded: bool,
         new_state: bool,
         new_transition: bool,
+        action_words: str = "",
     ) -> GuardVerdict:
         """One step: `state` is where `action_key` (taken from the previous state) led; `new_state` and
-        `new_transition` come from `FeatureTree.record`."""
+        `new_transition` come from `FeatureTree.record`. The key identifies the action; `action_words`
+        (`tap [2] 预约送餐`) is how warnings and the evidence name it to a reader (and to the model)."""
+        if action_key and action_words:
+            self._words[action_key] = action_words
         previous = self._recent[-1] if self._recent else None
         moved = previous is None or previous.state.key != state.key
         novel_content = state.content_hash not in self._contents.setdefault(state.key, set())
@@ -185,11 +190,14 @@ class LoopGuard:
                 self._clear_loop_counters()
         return GuardVerdict(_KIND[level], reason, self.evidence(), escape)
 
+    def _named(self, action_key: str) -> str:
+        return self._words.get(action_key, action_key)
+
     def evidence(self) -> str:
         """The recent state sequence with visit counts and what repeated: a text block for the planner."""
         lines = ["Recent states (oldest first):"]
         for seen in self._recent:
-            via = f" <- {seen.action_key}" if seen.action_key else ""
+            via = f" <- {self._named(seen.action_key)}" if seen.action_key else ""
             mark = "" if seen.productive else " (nothing new)"
             lines.append(
                 f"  step {seen.step}: {seen.state.name} [visits {self._visits[seen.state.key]}]{via}{mark}"
@@ -198,7 +206,7 @@ class LoopGuard:
             lines.append(f"Same state {self._same_state_run} steps in a row: {self._recent[-1].state.name}")
         repeated = [(k, n) for k, n in self._action_repeats.most_common(3) if n > 1]
         for (where, action), count in repeated:
-            lines.append(f"Repeated without effect: '{action}' in {where} x{count}")
+            lines.append(f"Repeated without effect: '{self._named(action)}' in {where} x{count}")
         if self._failures:
             lines.append(f"Consecutive failed actions: {self._failures}")
         if self._since_progress:
@@ -271,7 +279,8 @@ class LoopGuard:
                 repeats,
                 lim.same_action_warn,
                 lim.same_action_escape,
-                f"'{action_key}' in {previous.state.name} repeated {repeats} times without effect",
+                f"'{self._named(action_key)}' in {previous.state.name} repeated {repeats} times "
+                "without effect",
             )
         stale = self._since_progress
         if stale >= lim.stagnation_warn:

@@ -72,6 +72,7 @@ class Run:
             step=arrival.steps,
             state=arrival.state,
             action_key=arrival.attempt.key if arrival.attempt else None,
+            action_words=arrival.attempt.action if arrival.attempt else "",
             succeeded=outcome is None or outcome.kind in MOVED,
             new_state=change.new_state,
             new_transition=change.new_transition,

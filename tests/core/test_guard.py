@@ -217,3 +217,21 @@ def test_verdicts_are_consistent(steps: list[tuple[int, int, int, bool]]) -> Non
             assert state == 4
         if verdict.kind is STOP:
             break
+
+
+def test_the_evidence_and_warnings_name_actions_in_words_not_by_their_internal_keys() -> None:
+    guard = LoopGuard(GuardLimits(same_action_warn=2))
+    key, words = "tap|rg_delivery_time/rb_asap||", "tap [1] 尽快送达"
+    guard.observe(step=0, state=sid("a"), action_key=None, succeeded=True, new_state=True, new_transition=False)
+    verdict = None
+    for step in range(1, 4):
+        verdict = guard.observe(step=step, state=sid("a"), action_key=key, succeeded=False, new_state=False,
+                                new_transition=False, action_words=words)
+    assert verdict is not None and verdict.kind is not VerdictKind.OK
+    assert words in verdict.reason and key not in verdict.reason
+    assert f"<- {words}" in guard.evidence() and key not in guard.evidence()
+    # Without words (a caller that has none), the key is all there is to show.
+    bare = LoopGuard()
+    bare.observe(step=0, state=sid("a"), action_key=None, succeeded=True, new_state=True, new_transition=False)
+    bare.observe(step=1, state=sid("b"), action_key=key, succeeded=True, new_state=True, new_transition=True)
+    assert f"<- {key}" in bare.evidence()
