@@ -30,7 +30,9 @@ keeps every earlier step's message and answer, no queue):
 - LLM calls per executed action (all stages; target <= 0.6), and next_action calls per action;
 - for the queue: the calls by stage, the follow-ups the tour proposed, how many the brain took without
   a call, and how many it dropped and why (`ClaudeBrain.queue_stats`); and calls per action for other
-  values of `max_queued_actions` (--sweep).
+  values of `max_queued_actions` (--sweep);
+- the cache-read share of prompt tokens per model (--models), with the run's note where the cached
+  prefix is shorter than the model caches.
 
 The guard's stagnation limits are raised so that the tour runs its 60 steps; its loop warnings stay on
 (and drop queued plans, as they should).
@@ -54,6 +56,7 @@ from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings  # noqa: E402
 from pytest_fairy.brain.claude_api import make_client  # noqa: E402
 from pytest_fairy.brain.context import Block  # noqa: E402
 from pytest_fairy.brain.follow_ups import QueueStats  # noqa: E402
+from pytest_fairy.brain.models import DEFAULT_MODEL  # noqa: E402
 from pytest_fairy.brain.tools import Stage  # noqa: E402
 from pytest_fairy.explore.decisions import Decision, StepContext  # noqa: E402
 from pytest_fairy.explore.explorer import Explorer, ExplorerSettings, Mission  # noqa: E402
@@ -63,6 +66,7 @@ from pytest_fairy.virtual import VirtualDevice  # noqa: E402
 from pytest_fairy.virtual.clock import ManualClock  # noqa: E402
 from tests.claude import answers  # noqa: E402
 from tests.claude.fake_api import FakeMessagesAPI, Reply, estimate_tokens, tool_reply  # noqa: E402
+from tests.claude.stages import stage_of  # noqa: E402
 
 FAKE_KEY = "sk-ant-benchmark-not-a-key"
 FOOD = ROOT / "example_suites" / "food"
@@ -183,7 +187,7 @@ class Tour:
     _planned: list[Move] = field(default_factory=list)  # the follow-ups of the last answer
 
     def __call__(self, request: dict[str, Any]) -> Reply:
-        stage = request["tool_choice"]["name"]
+        stage = stage_of(request)
         if stage != Stage.NEXT_ACTION:
             fixed = {
                 "plan": answers.PLAN,
@@ -361,8 +365,9 @@ class NaiveBrain(ClaudeBrain):
             max_tokens=max_tokens,
             system=self._api.system,
             tools=self._api.tools,
-            tool_choice={"type": "tool", "name": stage.value},
+            tool_choice=self._api.shape.tool_choice(stage.value),
             messages=[*self._history, {"role": "user", "content": content}],
+            **self._api.shape.options(),
         )
 
 
@@ -375,6 +380,11 @@ def _blocks(body: dict[str, Any]) -> list[str]:
         for block in [content] if isinstance(content, str) else content:
             out.append(json.dumps([message["role"], block], sort_keys=True, ensure_ascii=False))
     return out
+
+
+MODELS_COMPARED = (
+    "claude-sonnet-5-5", "claude-opus-5-5", "claude-fable-5-1", "claude-sonnet-5", "claude-haiku-4-5"
+)
 
 
 def identical_prefix_share(previous: dict[str, Any], body: dict[str, Any]) -> float:
@@ -399,6 +409,8 @@ class Figures:
     proposed: int  # follow-ups the tour put in `then`
     queue: QueueStats  # what the brain made of them
     judge_calls: int
+    cache_read_share: float = 0.0
+    cache_note: str = ""
 
 
 def _step_number(body: dict[str, Any]) -> int:
@@ -410,9 +422,13 @@ def _step_number(body: dict[str, Any]) -> int:
 
 
 def run(
-    name: str, make: Callable[[FakeMessagesAPI, ClaudeSettings], ClaudeBrain], steps: int, queue: int
+    name: str,
+    make: Callable[[FakeMessagesAPI, ClaudeSettings], ClaudeBrain],
+    steps: int,
+    queue: int,
+    model: str = DEFAULT_MODEL,
 ) -> Figures:
-    settings = ClaudeSettings(max_retries=0, max_queued_actions=queue)
+    settings = ClaudeSettings(model=model, max_retries=0, max_queued_actions=queue)
     target = Target(
         app_name="麦当劳",
         package="com.mcdonalds.gma.cn",
@@ -429,7 +445,7 @@ def run(
         device = VirtualDevice(FOOD, latency=False, clock=ManualClock())
         result = Explorer(device, brain, settings=ExplorerSettings(guard=GUARD)).explore(target, Mission())
         records = list(zip(api.bodies, api.requests, strict=True))
-    decides = [(body, r.usage) for body, r in records if body["tool_choice"]["name"] == Stage.NEXT_ACTION]
+    decides = [(body, r.usage) for body, r in records if stage_of(body) == Stage.NEXT_ACTION]
     step_of = [_step_number(body) for body, _ in decides]
     tokens_at = {}
     for probe in PROBES:
@@ -441,7 +457,7 @@ def run(
     shares = [identical_prefix_share(a[0], b[0]) for a, b in zip(decides, decides[1:], strict=False)]
     if result.steps < steps:
         print(f"  ({name}: the run ended at step {result.steps}: {result.reason})")
-    judges = sum(1 for body, _ in records if body["tool_choice"]["name"] == Stage.JUDGE)
+    judges = sum(1 for body, _ in records if stage_of(body) == Stage.JUDGE)
     return Figures(
         name,
         result.steps,
@@ -452,6 +468,8 @@ def run(
         tour.proposed,
         brain.queue_stats,
         judges,
+        brain.usage().cache_read_share,
+        brain.usage().note,
     )
 
 
@@ -468,6 +486,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=max(PROBES))
     parser.add_argument("--queue", type=int, default=ClaudeSettings().max_queued_actions)
     parser.add_argument("--sweep", type=int, nargs="*", default=[3, 6], help="other queue lengths to try")
+    parser.add_argument(
+        "--models", nargs="*", default=list(MODELS_COMPARED), help="models whose cache-read share to print"
+    )
     args = parser.parse_args()
     rows = [
         run("bounded + queue", bounded, args.steps, args.queue),
@@ -522,6 +543,12 @@ def main() -> None:
         "  calls per action by max_queued_actions: "
         + ", ".join(f"{n}: {f.calls / f.steps:.2f}" for n, f in sorted(sweep.items()))
     )
+
+
+    print("  cache-read share of prompt tokens by model (bounded + queue; the fake caches per the model):")
+    for model in args.models:
+        f = best if model == DEFAULT_MODEL else run(model, bounded, args.steps, args.queue, model)
+        print(f"    {model:<18} {f.cache_read_share:>6.1%}  {f.cache_note}")
 
 
 if __name__ == "__main__":
