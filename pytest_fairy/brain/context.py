@@ -30,6 +30,7 @@ from PIL import Image
 from pytest_fairy.explore.decisions import Decision, Origin, OutcomeKind, Plan, StepContext
 from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Screen
+from pytest_fairy.perception.som import colour_legend
 
 Block = dict[str, Any]
 NONE = "(none)"
@@ -208,7 +209,7 @@ class MessageBuilder:
         self.limits = limits
 
     def system(self, cache_control: dict[str, str] | None) -> list[Block]:
-        block: Block = {"type": "text", "text": render("system")}
+        block: Block = {"type": "text", "text": render("system", mark_colours=colour_legend())}
         if cache_control is not None:
             block["cache_control"] = cache_control
         return [block]

@@ -39,7 +39,36 @@ LAYER_COLOURS: dict[LayerKind, tuple[int, int, int]] = {
     LayerKind.SYSTEM_UI: (90, 90, 90),
     LayerKind.LAUNCHER: (60, 120, 60),
 }
+# The colours in words, as the model is told them (prompts/system.md): it must be able to tell a dialog's
+# marks from the app's behind it by what it sees.
+LAYER_COLOUR_NAMES: dict[LayerKind, str] = {
+    LayerKind.APP: "red",
+    LayerKind.DIALOG: "blue",
+    LayerKind.POPUP: "purple",
+    LayerKind.BOTTOM_SHEET: "teal",
+    LayerKind.PERMISSION: "orange",
+    LayerKind.SYSTEM_DIALOG: "dark red",
+    LayerKind.KEYBOARD: "olive",
+    LayerKind.SYSTEM_UI: "grey",
+    LayerKind.LAUNCHER: "green",
+}
 BADGE_TEXT_COLOUR = (255, 255, 255)
+
+
+def colour_legend() -> str:
+    """`red: the app; blue: a dialog; ...` for the prompt."""
+    words = {
+        LayerKind.APP: "the app",
+        LayerKind.DIALOG: "a dialog",
+        LayerKind.POPUP: "a popup or menu",
+        LayerKind.BOTTOM_SHEET: "a bottom sheet",
+        LayerKind.PERMISSION: "a permission request",
+        LayerKind.SYSTEM_DIALOG: "a system dialog",
+        LayerKind.KEYBOARD: "the keyboard",
+        LayerKind.SYSTEM_UI: "the system bars",
+        LayerKind.LAUNCHER: "the launcher",
+    }
+    return "; ".join(f"{LAYER_COLOUR_NAMES[kind]}: {words[kind]}" for kind in LayerKind if kind in words)
 
 
 @dataclass(frozen=True)

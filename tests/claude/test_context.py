@@ -70,7 +70,7 @@ def test_every_template_renders_without_leftover_placeholders() -> None:
     assert {"system", "plan", "step", "judge", "summary"} <= set(names)
     builder, memory = MessageBuilder(LIMITS), RunMemory(LIMITS)
     ctx = synthetic.context(4, last=Outcome("back", OutcomeKind.NO_CHANGE))
-    texts = [render("system"), text_of(builder.plan(synthetic.TARGET, synthetic.page(1))),
+    texts = [builder.system(None)[0]["text"], text_of(builder.plan(synthetic.TARGET, synthetic.page(1))),
              text_of(builder.step(ctx, memory)), text_of(builder.judge(ctx, memory)),
              text_of(builder.summary(synthetic.TARGET, "story", memory))]
     for text in texts:
