@@ -114,6 +114,10 @@ def _older(model_id: str, name: str, price: Price, *, min_cacheable: int) -> Cla
     )
 
 
+# Minimum cacheable prompts: Sonnet 5.5 (512), Sonnet 5 (1,024) and the 4.x values are from the docs and
+# the Sonnet 5.5 migration table; for Fable 5.1, Opus 5.5, Haiku 5.5 and Opus 5 the prompt-caching page
+# was not found in the docs corpus on 2026-11-23 and 1,024 stands in (a third-party page gives 512 for
+# Opus 5): to be confirmed. A value too high only adds a "no prompt cache expected" note; never a cost.
 _TABLE = (
     _current("claude-fable-5-1", "Claude Fable 5.1", standard_price(10.0, 50.0, 0.025),
              min_cacheable=1024, default_effort="high"),
