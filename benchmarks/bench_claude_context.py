@@ -29,9 +29,10 @@ from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings  # noqa: E402
 from pytest_fairy.brain.claude_api import make_client  # noqa: E402
 from tests.claude import answers, synthetic  # noqa: E402
 from tests.claude.fake_api import FakeMessagesAPI, estimate_tokens, tool_reply  # noqa: E402
+from tests.claude.stages import stage_of  # noqa: E402
 
 FAKE_KEY = "sk-ant-benchmark-not-a-key"
-PROBE_STEPS = (5, 50, 500)
+PROBE_STEPS = (5, 60, 500)
 CACHE_RUN_STEPS = 20
 SOM_SIZE = (461, 1024)  # a 1080x2400 screen at the default long edge of 1024
 
@@ -63,10 +64,14 @@ def prompt_sizes(settings: ClaudeSettings) -> None:
                 rows[ctx.step] = (text, len(api.requests[-1].raw), tokens)
                 size = len(api.requests[-1].raw)
                 print(f"  {ctx.step:>5} {text:>11,} {size:>11,} {tokens:>14,} {image:>15,}")
-    first, last = rows[PROBE_STEPS[1]], rows[PROBE_STEPS[-1]]
+    early, mid, late = (rows[step] for step in PROBE_STEPS)
     print(
-        f"  step {PROBE_STEPS[-1]} / step {PROBE_STEPS[1]}: text x{last[0] / first[0]:.2f}, "
-        f"tokens x{last[2] / first[2]:.2f}  (1.00 = no growth with the step count)"
+        f"  step {PROBE_STEPS[1]} / step {PROBE_STEPS[0]}: tokens x{mid[2] / early[2]:.2f} (target <= 1.20), "
+        f"text x{mid[0] / early[0]:.2f} (the memory fills up: milestones, transitions, tree states)"
+    )
+    print(
+        f"  step {PROBE_STEPS[2]} / step {PROBE_STEPS[1]}: tokens x{late[2] / mid[2]:.2f}, "
+        f"text x{late[0] / mid[0]:.2f}  (1.00 = no growth with the step count)"
     )
 
 
@@ -82,7 +87,7 @@ def cache_share(settings: ClaudeSettings) -> None:
     }
 
     def respond(request: dict) -> object:
-        stage = request["tool_choice"]["name"]
+        stage = stage_of(request)
         return tool_reply(stage, replies[stage])
 
     with FakeMessagesAPI(responder=respond) as api:  # type: ignore[arg-type]

@@ -99,10 +99,23 @@ class Transition:
     # Why the action was taken when the brain did not decide it ("loop guard escape: ...", "replayed:
     # ..."): the model must not read an escape as its own choice.
     note: str = ""
+    visits: int = 0  # the visit to `reached` this was (1 = first time there)
+    expected: str = ""  # what the model said the screen should show after the action
 
     def __str__(self) -> str:
         text = f"step {self.step}: {self.action} -> {self.outcome} -> {self.reached}"
+        if self.visits > 1:
+            text += f" [visit {self.visits}]"
         return f"{text} [{self.note}]" if self.note else text
+
+
+@dataclass(frozen=True, slots=True)
+class Milestone:
+    step: int
+    text: str
+    # A milestone that only says what a transition says ("found new page ..."): left out while that
+    # transition is among the recent ones shown, so the history appears once.
+    is_transition: bool = False
 
 
 class RunMemory:
@@ -114,7 +127,8 @@ class RunMemory:
 
     def reset(self) -> None:
         self.transitions: deque[Transition] = deque(maxlen=self.limits.recent_k)
-        self.milestones: deque[str] = deque(maxlen=self.limits.max_milestones)
+        # Room for the milestones a recent step already tells, which are not shown while it is recent.
+        self.milestones: deque[Milestone] = deque(maxlen=self.limits.max_milestones + self.limits.recent_k)
         self.milestone_count = 0
         self.counts = {kind: 0 for kind in OutcomeKind}
         self.completed: dict[str, int] = {}  # sub-feature -> step the judge confirmed it complete
@@ -124,24 +138,30 @@ class RunMemory:
         self._seen_step = 0
         # (step, words) of the last witnessed decision, until the next step shows its outcome.
         self._note: tuple[int, str] | None = None
+        # (step, words) of what the model expected its last action to show, until the next step.
+        self._expected: tuple[int, str] | None = None
 
     def observe(self, ctx: StepContext) -> None:
         """Take in what the last action did; a step seen twice (judge, then decide) counts once."""
         if ctx.step <= self._seen_step:
             return
         self._seen_step = ctx.step
-        note = self._note[1] if self._note is not None and self._note[0] == ctx.step - 1 else ""
-        self._note = None
+        step = ctx.step - 1
+        note = self._note[1] if self._note is not None and self._note[0] == step else ""
+        expected = self._expected[1] if self._expected is not None and self._expected[0] == step else ""
+        self._note = self._expected = None
         last = ctx.last
         if last is None:
             return
         self.counts[last.kind] += 1
         reached = f"{ctx.screen.title} ({ctx.state.name})"
-        self.transitions.append(Transition(ctx.step - 1, last.action, str(last.kind), reached, note))
+        self.transitions.append(
+            Transition(step, last.action, str(last.kind), reached, note, ctx.visits, expected)
+        )
         if last.kind is OutcomeKind.NEW_STATE:
-            self._milestone(f"step {ctx.step - 1}: found new page {reached} by {last.action}")
+            self._milestone(step, f"step {step}: found new page {reached} by {last.action}", transition=True)
         elif last.kind is OutcomeKind.DENIED:
-            self._milestone(f"step {ctx.step - 1}: {last.action} denied ({last.detail})")
+            self._milestone(step, f"step {step}: {last.action} denied ({last.detail})", transition=True)
 
     @property
     def last_step(self) -> int:
@@ -159,9 +179,11 @@ class RunMemory:
             # The explorer returns from a sub-feature only after the judge confirmed it complete.
             if len(self.completed) < self.limits.max_milestones:
                 self.completed[name] = step
-            self._milestone(f"step {step}: the judge confirmed sub-feature '{name}' complete")
+            self._milestone(step, f"step {step}: the judge confirmed sub-feature '{name}' complete")
 
     def decided(self, decision: Decision, step: int) -> None:
+        if decision.expected:
+            self._expected = (step, one_line(decision.expected, self.limits.max_note_chars))
         if decision.sub_feature:
             self.current = decision.sub_feature
             self.rate = decision.assessment.completion_rate
@@ -171,35 +193,57 @@ class RunMemory:
             # A claim of the brain's own, written as one: the judge has not confirmed it (seed 004).
             self.claimed.add(name)
             self._milestone(
-                f"step {step}: you called sub-feature '{name}' complete (the judge has not agreed)"
+                step, f"step {step}: you called sub-feature '{name}' complete (the judge has not agreed)"
             )
 
-    def _milestone(self, text: str) -> None:
+    def _milestone(self, step: int, text: str, *, transition: bool = False) -> None:
         self.milestone_count += 1
-        self.milestones.append(text)
+        self.milestones.append(Milestone(step, text, transition))
 
-    def progress(self, step: int) -> str:
+    def progress(self, step: int, *, sub_features: bool = True) -> str:
+        """The run in counts; `sub_features=False` where the plan shows each sub-feature's status."""
         c = self.counts
         moved = c[OutcomeKind.NEW_STATE] + c[OutcomeKind.STATE_CHANGED] + c[OutcomeKind.CONTENT_CHANGED]
         lines = [
             f"{max(0, step - 1)} steps taken: {c[OutcomeKind.NEW_STATE]} new pages found, {moved} actions "
             f"changed something, {c[OutcomeKind.NO_CHANGE]} had no effect, {c[OutcomeKind.FAILED]} failed, "
             f"{c[OutcomeKind.DENIED]} were denied.",
-            "Sub-features the judge confirmed complete: " + listing(list(self.completed)),
         ]
+        if not sub_features:
+            return lines[0]
+        lines.append("Sub-features the judge confirmed complete: " + listing(list(self.completed)))
         if self.current:
             lines.append(f"Current sub-feature: {self.current} ({self.rate:.0%} explored, last estimate)")
         return "\n".join(lines)
 
     def milestones_text(self) -> str:
-        if not self.milestones:
-            return NONE
-        hidden = self.milestone_count - len(self.milestones)
+        """The milestones not already told by a recent transition, oldest first."""
+        recent = {t.step for t in self.transitions}
+        kept = [m for m in self.milestones if not (m.is_transition and m.step in recent)]
+        kept = kept[-self.limits.max_milestones :]
+        told = sum(1 for m in self.milestones if m.is_transition and m.step in recent)
+        hidden = self.milestone_count - len(kept) - told
         lines = [f"({hidden} earlier milestones not shown)"] if hidden else []
-        return "\n".join([*lines, *(f"- {m}" for m in self.milestones)])
+        lines += [f"- {m.text}" for m in kept]
+        return "\n".join(lines) or NONE
 
     def transitions_text(self) -> str:
         return "\n".join(f"- {t}" for t in self.transitions) or NONE
+
+    def expectation(self) -> str:
+        """What the model expected its last action to show, to set beside what it did; "" if nothing."""
+        last = self.transitions[-1] if self.transitions else None
+        if last is None or not last.expected or last.step != self._seen_step - 1:
+            return ""
+        return f"You expected: {last.expected}"
+
+    def sub_feature_status(self, name: str) -> str:
+        if name in self.completed:
+            return f"{name} (done: the judge confirmed it at step {self.completed[name]})"
+        claim = "you called it complete, the judge has not agreed" if name in self.claimed else ""
+        if name == self.current:
+            return f"{name} (working on it, {self.rate:.0%} explored{', ' + claim if claim else ''})"
+        return f"{name} ({claim or 'to do'})"
 
 
 class MessageBuilder:
@@ -232,16 +276,17 @@ class MessageBuilder:
         text = render(
             "step",
             **self._target(ctx.target),
-            **self._plan(ctx.plan),
+            **self._plan(ctx.plan, memory),
             **self._screen(ctx, images),
             **self._memory(ctx, memory),
+            progress=memory.progress(ctx.step, sub_features=False),
             step=ctx.step,
             unmet_oracles=listing(ctx.unmet_oracles),
-            current_sub_feature=memory.current or ctx.plan.root,
             last_outcome=str(ctx.last) if ctx.last else "(this is the first step)",
+            expectation=memory.expectation(),
+            loop_facts=cut(ctx.loop_facts, lim.max_section_chars),
             denial=f"Denied by policy: {ctx.denial}" if ctx.denial else "",
             queue_note=queue_note,
-            recent_states=cut(ctx.recent_states, lim.max_section_chars) or NONE,
             mark_range=f"[1]..[{len(ctx.screen.marks)}]" if ctx.screen.marks else "none",
         )
         return [*images, _text(text)]
@@ -257,6 +302,7 @@ class MessageBuilder:
             **self._target(ctx.target),
             **self._screen(ctx, images),
             **self._memory(ctx, memory),
+            progress=memory.progress(ctx.step),
             step=ctx.step,
             oracle_status=oracle_status,
         )
@@ -285,11 +331,15 @@ class MessageBuilder:
             "max_steps": target.max_steps,
         }
 
-    def _plan(self, plan: Plan) -> dict[str, object]:
+    def _plan(self, plan: Plan, memory: RunMemory) -> dict[str, object]:
+        """The plan as it stands: each sub-feature with its status, so the plan moves as they complete."""
         steps = "\n".join(f"{i}. {s}" for i, s in enumerate(plan.steps, 1))
+        names = dict.fromkeys([*plan.sub_features, *memory.completed, *sorted(memory.claimed)])
+        if memory.current and memory.current != plan.root:
+            names[memory.current] = None
         return {
             "plan_root": plan.root,
-            "plan_sub_features": listing(plan.sub_features),
+            "plan_sub_features": "".join(f"\n  - {memory.sub_feature_status(n)}" for n in names) or NONE,
             "plan_steps": ("\n" + cut(steps, self.limits.max_section_chars)) if steps else NONE,
         }
 
@@ -317,7 +367,6 @@ class MessageBuilder:
                 else cut(w.evidence, lim.max_section_chars),
             )
         return {
-            "progress": memory.progress(ctx.step),
             "milestones": memory.milestones_text(),
             "transitions": memory.transitions_text(),
             "guard_warning": warning,

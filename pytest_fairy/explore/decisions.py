@@ -131,6 +131,10 @@ class StepContext:
     immediate_jpeg: bytes = b""
     # The stable key (kind|ref|...) of the action that led here, "" at the start: replay keys on it.
     last_key: str = ""
+    # What the loop guard counts (repeats, failures, steps since anything new) without the state path,
+    # for a reader that shows the path itself; "" while nothing repeats.
+    loop_facts: str = ""
+    visits: int = 0  # how many times the run has been on this state, this visit included
 
 
 @dataclass(frozen=True, slots=True)

@@ -193,10 +193,12 @@ class LoopGuard:
     def _named(self, action_key: str) -> str:
         return self._words.get(action_key, action_key)
 
-    def evidence(self) -> str:
-        """The recent state sequence with visit counts and what repeated: a text block for the planner."""
-        lines = ["Recent states (oldest first):"]
-        for seen in self._recent:
+    def evidence(self, *, path: bool = True) -> str:
+        """The recent state sequence with visit counts and what repeated: a text block for the planner.
+        `path=False` leaves out the state sequence (a reader that shows the path itself): only the counts
+        the guard acts on remain, empty while nothing repeats."""
+        lines = ["Recent states (oldest first):"] if path else []
+        for seen in self._recent if path else ():
             via = f" <- {self._named(seen.action_key)}" if seen.action_key else ""
             mark = "" if seen.productive else " (nothing new)"
             lines.append(

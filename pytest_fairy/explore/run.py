@@ -15,9 +15,12 @@ from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.state import StateId
 from pytest_fairy.explore.step import MOVED, Arrival, Course, Ending, Reading, outcome_of
 from pytest_fairy.explore.target import Target
-from pytest_fairy.explore.tree import FeatureTree, TreeError
+from pytest_fairy.explore.tree import FeatureTree, SummaryLimits, TreeError
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.perceive import Perception
+
+# The tree as the brain reads it: its own memory shows the path walked, so the tree leaves it out.
+BRAIN_SUMMARY = SummaryLimits(max_path=0)
 
 
 class Run:
@@ -91,12 +94,14 @@ class Run:
             state=arrival.state,
             last=arrival.outcome,
             recent_states=self.guard.evidence(),
-            tree_summary=self.tree.summary_text(),
+            tree_summary=self.tree.summary_text(limits=BRAIN_SUMMARY),
             warning=None if warning.ok else warning,
             unmet_oracles=reading.unmet,
             oracles_met=reading.met,
             denial=attempt.denial if attempt else "",
             last_key=attempt.key if attempt else "",
+            loop_facts=self.guard.evidence(path=False),
+            visits=self.tree.states[arrival.state.key].visits if arrival.state.key in self.tree.states else 0,
         )
 
     def judge_due(self, state: StateId) -> bool:

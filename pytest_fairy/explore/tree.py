@@ -99,7 +99,7 @@ class SummaryLimits:
     """Bounds of `summary_text`, so the planner's prompt stays the same size however long the run."""
 
     max_states: int = 12
-    max_path: int = 10
+    max_path: int = 10  # 0: no recent path (a reader that shows the path itself)
     max_features: int = 12
     max_title_chars: int = 24
     max_chars: int = 2400
@@ -242,7 +242,8 @@ class FeatureTree:
                 f" {marker} {self._label(info, lim)}: visits {info.visits}, leads to {len(info.reachable)}"
             )
         recent = [self.states[e.key].name for e in self.recent(lim.max_path)]
-        lines.append("Recent path: " + " -> ".join(recent))
+        if recent:
+            lines.append("Recent path: " + " -> ".join(recent))
         features = self._all_features()
         if features:
             lines.append("Features:")

@@ -12,6 +12,7 @@ from PIL import Image
 
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind, Plan, StepContext
 from pytest_fairy.explore.guard import GuardLimits, LoopGuard, VerdictKind
+from pytest_fairy.explore.run import BRAIN_SUMMARY
 from pytest_fairy.explore.state import StateId
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.tree import FeatureTree
@@ -87,8 +88,9 @@ def run(steps: int, som: bytes | None = None) -> Iterator[StepContext]:
                                 new_state=change.new_state, new_transition=change.new_transition)
         yield StepContext(
             step=step, target=TARGET, plan=PLAN, screen=screen, som_jpeg=image, state=state, last=last,
-            recent_states=guard.evidence(), tree_summary=tree.summary_text(),
+            recent_states=guard.evidence(), tree_summary=tree.summary_text(limits=BRAIN_SUMMARY),
             warning=None if verdict.kind is VerdictKind.OK else verdict,
             unmet_oracles=("visible: 购物车",), oracles_met=False,
+            loop_facts=guard.evidence(path=False), visits=tree.states[state.key].visits,
         )
         before, action = state, f"tap [{1 + step % 5}] {screen.marks[step % 5].label}"

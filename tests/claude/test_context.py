@@ -27,8 +27,12 @@ def test_the_memory_keeps_the_last_k_transitions_and_milestones() -> None:
         memory.decided(Decision(None, "", sub_feature=f"part {ctx.step % 9}",
                                 assessment=Assessment(is_completed=ctx.step % 4 == 0)), ctx.step)
     assert len(memory.transitions) == 5 and memory.transitions[-1].step == 299
-    assert len(memory.milestones) == 4
-    assert memory.milestones_text().startswith(f"({memory.milestone_count - 4} earlier milestones not shown)")
+    assert len(memory.milestones) == LIMITS.max_milestones + LIMITS.recent_k  # bounded
+    shown = memory.milestones_text().splitlines()
+    assert len(shown) == 1 + LIMITS.max_milestones
+    told = sum(1 for line in memory.transitions_text().splitlines() if "-> new page" in line)
+    hidden = memory.milestone_count - LIMITS.max_milestones - told
+    assert shown[0] == f"({hidden} earlier milestones not shown)"
     assert len(memory.completed) <= LIMITS.max_milestones
     assert "299 steps taken" in memory.progress(300)
 
@@ -58,7 +62,7 @@ def test_huge_inputs_are_cut_to_their_limits() -> None:
     limits = ContextLimits(max_screen_chars=500, max_section_chars=300)
     ctx = synthetic.context(2)
     ctx = type(ctx)(**{**{f: getattr(ctx, f) for f in ctx.__slots__}, "tree_summary": "tree " * 10_000,
-                       "recent_states": "state " * 10_000})
+                       "loop_facts": "state " * 10_000})
     text = text_of(MessageBuilder(limits).step(ctx, RunMemory(limits)))
     assert len(text) < 8000 and text.count("[... cut]") == 2
     assert cut("abcdef", 100) == "abcdef"

@@ -98,8 +98,8 @@ def test_the_step_message_of_a_dialog_loop_shows_states_visits_and_the_warning(
     assert warned, "the loop guard never warned the model"
     text = user_text(warned[0])
     # What seed 001's planner was missing, each visible to the model:
-    assert "Recent states (oldest first):" in text
-    assert re.search(r"step \d+: state_[\w+]+ \[visits [2-9]\]", text), "no state seen twice with its count"
+    assert "Recent steps (oldest first):" in text and "Recent states" not in text  # the path, told once
+    assert re.search(r"- step \d+: .* \(state_[\w+]+\) \[visit [2-9]\]", text), "no state seen twice with its count"
     assert "## Loop guard: warn" in text and "Change approach now" in text
     assert "a dialog is open" in text and "请选择您的送达时间" in text
     matches_snapshot("step_dialog_loop.md", text)

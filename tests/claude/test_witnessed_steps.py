@@ -41,7 +41,7 @@ def step_of(text: str) -> int:
 
 
 def transitions(text: str) -> list[str]:
-    section = text.split("Last transitions (oldest first):\n", 1)[1].split("\n\n## ", 1)[0]
+    section = text.split("Recent steps (oldest first):\n", 1)[1].split("\n\n## ", 1)[0]
     return [line for line in section.splitlines() if line.startswith("- step ")]
 
 

@@ -203,6 +203,17 @@ def test_evidence_lists_recent_states_with_visits_and_actions() -> None:
     assert "[visits 1]" in text
 
 
+def test_evidence_without_the_path_keeps_only_what_the_guard_counts() -> None:
+    guard = LoopGuard()
+    guard.observe(1, MENU, None, True, True, False)
+    assert guard.evidence(path=False) == ""  # nothing repeats yet: nothing to add to a shown path
+    for step in range(2, 5):
+        guard.observe(step, MENU, "tap 配送时间", True, False, False)
+    facts = guard.evidence(path=False)
+    assert "Recent states" not in facts and "step 2:" not in facts
+    assert "Steps since anything new: 3" in facts and facts in guard.evidence()
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 2), st.integers(0, 3), st.booleans()),
                 min_size=1, max_size=60))

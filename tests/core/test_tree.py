@@ -173,6 +173,9 @@ def test_summary_names_current_state_visits_and_features() -> None:
     assert f'Current: {DIALOG.name} "请选择您的送达时间" [dialog], visits 5, 5 step(s) in a row here.' in text
     assert f" * {DIALOG.name}" in text and f" - {MENU.name}" in text
     assert "配送时间 [exploring] (2 states) <- current" in text
+    assert f"Recent path: {MENU.name} -> {DIALOG.name}" in text
+    # The brain's copy leaves the path out: its memory tells it (the path appears once).
+    assert "Recent path" not in tree.summary_text(limits=SummaryLimits(max_path=0))
     assert FeatureTree().summary_text() == "Nothing explored yet."
 
 
