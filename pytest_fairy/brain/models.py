@@ -67,16 +67,27 @@ class ClaudeModel:
     min_cacheable_tokens: int
     # tool_choice {"type": "tool"} / {"type": "any"} accepted (forced tool use).
     forced_tool: bool
-    # The request thinks unless told not to; and whether `thinking: {"type": "disabled"}` is accepted.
+    # The request thinks unless told not to; and whether `thinking: {"type": "disabled"}` is accepted,
+    # and at which efforts (None: at any; Opus 5 turns thinking off only at effort high or below).
     thinks_by_default: bool
     thinking_can_be_disabled: bool
     # Accepted `output_config.effort` levels (() = the parameter is not supported) and the API's default.
     efforts: tuple[str, ...] = ()
     default_effort: str | None = None
+    thinking_off_efforts: tuple[str, ...] | None = None
 
     @property
     def known(self) -> bool:
         return self.id in MODELS
+
+    def can_turn_thinking_off(self, effort: str | None) -> bool:
+        """Whether a request at `effort` (None: the API's default) may think not at all."""
+        if not self.thinks_by_default:
+            return True
+        if not self.thinking_can_be_disabled:
+            return False
+        chosen = effort or self.default_effort
+        return self.thinking_off_efforts is None or chosen in self.thinking_off_efforts
 
 
 def _current(
@@ -98,7 +109,9 @@ def _current(
     )
 
 
-def _older(model_id: str, name: str, price: Price, *, min_cacheable: int) -> ClaudeModel:
+def _older(
+    model_id: str, name: str, price: Price, *, min_cacheable: int, max_output: int = 64_000
+) -> ClaudeModel:
     """The generations before 5: no thinking unless asked, forced tool use accepted, no effort."""
     return ClaudeModel(
         id=model_id,
@@ -106,7 +119,7 @@ def _older(model_id: str, name: str, price: Price, *, min_cacheable: int) -> Cla
         status=Status.LEGACY,
         price=price,
         context_tokens=200_000,
-        max_output_tokens=64_000,
+        max_output_tokens=max_output,
         min_cacheable_tokens=min_cacheable,
         forced_tool=True,
         thinks_by_default=False,
@@ -114,47 +127,64 @@ def _older(model_id: str, name: str, price: Price, *, min_cacheable: int) -> Cla
     )
 
 
-# Minimum cacheable prompts: Sonnet 5.5 (512), Sonnet 5 (1,024) and the 4.x values are from the docs and
-# the Sonnet 5.5 migration table; for Fable 5.1, Opus 5.5, Haiku 5.5 and Opus 5 the prompt-caching page
-# was not found in the docs corpus on 2026-11-23 and 1,024 stands in (a third-party page gives 512 for
-# Opus 5): to be confirmed. A value too high only adds a "no prompt cache expected" note; never a cost.
+# Minimum cacheable prompts, from the migration guides' caching notes: 512 tokens on Sonnet 5.5, Opus 5.5
+# and Opus 5, 1,024 on Sonnet 5 and Sonnet 4.6, 4,096 on Haiku 4.5. Fable 5.1 (512, as Fable 5) and Haiku
+# 5.5 (512) are from secondary sources. A value too high only adds a "no prompt cache expected" note.
+_UP_TO_HIGH = ("low", "medium", "high")
 _TABLE = (
     _current("claude-fable-5-1", "Claude Fable 5.1", standard_price(10.0, 50.0, 0.025),
-             min_cacheable=1024, default_effort="high"),
+             min_cacheable=512, default_effort="high"),
     _current("claude-opus-5-5", "Claude Opus 5.5", standard_price(4.0, 20.0, 0.05),
-             min_cacheable=1024, default_effort="medium"),
+             min_cacheable=512, default_effort="medium"),
     _current("claude-sonnet-5-5", "Claude Sonnet 5.5", standard_price(2.0, 10.0, 0.05),
              min_cacheable=512, default_effort="high"),
     _current("claude-haiku-5-5", "Claude Haiku 5.5", standard_price(0.10, 0.50),
-             min_cacheable=1024, default_effort="medium"),
+             min_cacheable=512, default_effort="medium"),
     ClaudeModel("claude-opus-5", "Claude Opus 5", Status.LEGACY, standard_price(5.0, 25.0),
-                1_000_000, 128_000, 1024, forced_tool=True, thinks_by_default=True,
-                thinking_can_be_disabled=True, efforts=EFFORTS, default_effort="high"),
+                1_000_000, 128_000, 512, forced_tool=True, thinks_by_default=True,
+                thinking_can_be_disabled=True, efforts=EFFORTS, default_effort="high",
+                thinking_off_efforts=_UP_TO_HIGH),
     ClaudeModel("claude-sonnet-5", "Claude Sonnet 5", Status.LEGACY, standard_price(2.0, 10.0),
                 1_000_000, 128_000, 1024, forced_tool=True, thinks_by_default=True,
                 thinking_can_be_disabled=True, efforts=EFFORTS, default_effort="high"),
     *(
-        _older(model_id, name, standard_price(i, o), min_cacheable=m)
-        for model_id, name, i, o, m in (
-            ("claude-opus-4-8", "Claude Opus 4.8", 5.0, 25.0, 4096),
-            ("claude-opus-4-7", "Claude Opus 4.7", 5.0, 25.0, 4096),
-            ("claude-opus-4-6", "Claude Opus 4.6", 5.0, 25.0, 4096),
-            ("claude-opus-4-5", "Claude Opus 4.5", 5.0, 25.0, 4096),
-            ("claude-opus-4-1", "Claude Opus 4.1", 15.0, 75.0, 1024),
-            ("claude-opus-4-0", "Claude Opus 4", 15.0, 75.0, 1024),
-            ("claude-opus-4", "Claude Opus 4", 15.0, 75.0, 1024),
-            ("claude-sonnet-4-6", "Claude Sonnet 4.6", 3.0, 15.0, 2048),
-            ("claude-sonnet-4-5", "Claude Sonnet 4.5", 3.0, 15.0, 1024),
-            ("claude-sonnet-4-0", "Claude Sonnet 4", 3.0, 15.0, 1024),
-            ("claude-sonnet-4", "Claude Sonnet 4", 3.0, 15.0, 1024),
-            ("claude-3-7-sonnet", "Claude Sonnet 3.7", 3.0, 15.0, 1024),
-            ("claude-haiku-4-5", "Claude Haiku 4.5", 1.0, 5.0, 4096),
-            ("claude-3-5-haiku", "Claude Haiku 3.5", 0.80, 4.0, 2048),
+        _older(model_id, name, standard_price(i, o), min_cacheable=m, max_output=out)
+        for model_id, name, i, o, m, out in (
+            ("claude-opus-4-8", "Claude Opus 4.8", 5.0, 25.0, 1024, 128_000),
+            ("claude-opus-4-7", "Claude Opus 4.7", 5.0, 25.0, 4096, 128_000),
+            ("claude-opus-4-6", "Claude Opus 4.6", 5.0, 25.0, 4096, 128_000),
+            ("claude-opus-4-5", "Claude Opus 4.5", 5.0, 25.0, 4096, 64_000),
+            ("claude-opus-4-1", "Claude Opus 4.1", 15.0, 75.0, 1024, 64_000),
+            ("claude-sonnet-4-6", "Claude Sonnet 4.6", 3.0, 15.0, 1024, 128_000),
+            ("claude-sonnet-4-5", "Claude Sonnet 4.5", 3.0, 15.0, 1024, 64_000),
+            ("claude-haiku-4-5", "Claude Haiku 4.5", 1.0, 5.0, 4096, 64_000),
         )
     ),
 )  # fmt: skip
-
 MODELS: Mapping[str, ClaudeModel] = {model.id: model for model in _TABLE}
+
+# Models the API no longer serves (it answers 404 not_found_error), with the day they were retired, and
+# those about to be: from the model-deprecations page (the SDK's deprecation table agrees).
+RETIRED: Mapping[str, str] = {
+    "claude-3-5-haiku": "2026-02-19",
+    "claude-3-7-sonnet": "2026-02-19",
+    "claude-opus-4": "2026-06-15",
+    "claude-opus-4-0": "2026-06-15",
+    "claude-sonnet-4": "2026-06-15",
+    "claude-sonnet-4-0": "2026-06-15",
+}
+RETIRING: Mapping[str, str] = {"claude-sonnet-4-5": "2026-11-30"}
+
+
+def retired(model_id: str) -> str | None:
+    """Why `model_id` cannot be used any more (a retired model or its dated snapshot), else None."""
+    base = _SNAPSHOT_SUFFIX.sub("", model_id)
+    day = RETIRED.get(model_id) or RETIRED.get(base)
+    if day is None:
+        return None
+    return f"{model_id} was retired on {day}: the API no longer serves it; current models: " + ", ".join(
+        m.id for m in _TABLE if m.status is Status.CURRENT
+    )
 DEFAULT_MODEL = "claude-sonnet-5-5"
 
 
@@ -194,7 +224,7 @@ class RequestShape:
         if effort is not None and effort not in model.efforts:
             accepted = ", ".join(model.efforts) or "none (the model takes no effort setting)"
             raise ValueError(f"effort {effort!r} is not accepted by {model.id}; accepted: {accepted}")
-        if model.forced_tool:
+        if model.forced_tool and model.can_turn_thinking_off(effort):
             # Forced tool use cannot be combined with thinking: turn it off where it would be on.
             thinking = {"type": "disabled"} if model.thinks_by_default else None
             return cls(forced=True, thinking=thinking, effort=effort, thinking_allowance=0)
@@ -227,7 +257,8 @@ def request_line(model_id: str, effort: str | None) -> str:
     else:
         parts.append("adaptive thinking, tool offered")
     if model.status is Status.LEGACY:
-        parts.append("legacy model")
+        day = RETIRING.get(model.id)
+        parts.append(f"legacy model, retires on {day}" if day else "legacy model")
     if not model.known:
         parts.append("not in pytest_fairy's model table: shaped as the current models, no price")
     return f"{model_id} ({', '.join(parts)})"

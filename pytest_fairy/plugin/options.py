@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pytest_fairy.brain.claude_settings import ClaudeSettings
-from pytest_fairy.brain.models import DEFAULT_MODEL, EFFORTS, model_info
+from pytest_fairy.brain.models import DEFAULT_MODEL, EFFORTS, model_info, retired
 from pytest_fairy.devices.settings import (
     DEFAULT_DEVICE_WAIT,
     DEFAULT_RECONNECT_ATTEMPTS,
@@ -202,6 +202,8 @@ def read_config(config: pytest.Config) -> FairyConfig:
     model = option.fairy_model or config.getini("fairy_model") or None
     if model is None and brain == "claude":
         model = DEFAULT_MODEL
+    if model is not None and (gone := retired(model)) is not None:
+        raise pytest.UsageError(f"--fairy-model {gone}")
     return FairyConfig(
         device=DeviceSettings(devices=devices, **real),
         brain=brain,

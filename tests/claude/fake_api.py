@@ -4,8 +4,14 @@ Tests script the replies (a queue of `Reply`, or a `responder` that answers each
 back every request the SDK sent. The server also plays the part of the API's accounting: it estimates
 the tokens of each request (text chars / 4, images width * height / 750) and simulates prompt caching
 on the prefix up to the last `cache_control` breakpoint, so a request whose tools + system prefix is
-byte-identical to an earlier one is billed as a cache read. The estimates are the fake's own - they are
-not Anthropic's tokenizer - but they grow and shrink with the request as the real ones would.
+byte-identical to an earlier one is billed as a cache read, once the prefix reaches the model's minimum
+cacheable length. The estimates are the fake's own - they are not Anthropic's tokenizer - but they grow
+and shrink with the request as the real ones would.
+
+It is as strict as the real API (`api_rules`, written from the docs): a request a model refuses gets the
+400 (or, for an unknown model id, the 404) the real API answers, and is kept in `rejected`; an accepted
+request to a model that thinks gets its answer as such a model gives it: a thinking block first (empty
+text, a signature, as at the default display), on every other answer a line of text, then the tool call.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from PIL import Image
+
+from tests.claude.api_rules import Refusal, documented, refusal, thinks
 
 CHARS_PER_TOKEN = 4
 PIXELS_PER_TOKEN = 750
@@ -106,12 +114,14 @@ class FakeMessagesAPI:
         replies: list[Reply] | None = None,
         *,
         responder: Callable[[dict[str, Any]], Reply] | None = None,
-        cache_min_tokens: int = 0,
+        cache_min_tokens: int | None = None,
     ) -> None:
         self.replies = list(replies or [])
         self.responder = responder
-        self.cache_min_tokens = cache_min_tokens
+        self.cache_min_tokens = cache_min_tokens  # None: each model's documented minimum
         self.requests: list[Recorded] = []
+        self.rejected: list[tuple[Recorded, Refusal]] = []
+        self._answers = 0
         self._cached_prefixes: set[str] = set()
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
@@ -142,6 +152,13 @@ class FakeMessagesAPI:
 
     def _answer(self, path: str, headers: dict[str, str], raw: bytes) -> Reply:
         request = json.loads(raw)
+        refused = refusal(request, count_tokens=path == "/v1/messages/count_tokens")
+        if refused is not None:
+            recorded = Recorded(path, headers, raw, _usage(0, 0, 0, 0))
+            with self._lock:
+                self.requests.append(recorded)
+                self.rejected.append((recorded, refused))
+            return error_reply(refused.status, refused.kind, refused.message, headers={})
         if path == "/v1/messages/count_tokens":
             usage = self._usage(request, count_only=True)
             self._record(path, headers, raw, usage)
@@ -157,7 +174,23 @@ class FakeMessagesAPI:
         self._record(path, headers, raw, usage)
         if reply.status == 200 and reply.body is not None and reply.body.get("usage", 0) is None:
             reply = Reply(reply.status, {**reply.body, "usage": usage}, reply.headers, reply.delay)
+        if reply.status == 200 and reply.body is not None and thinks(request):
+            reply = self._as_thinking_model(reply)
         return reply
+
+    def _as_thinking_model(self, reply: Reply) -> Reply:
+        """The answer as a thinking model gives it: a thinking block first, sometimes a line of text."""
+        assert reply.body is not None
+        content = list(reply.body.get("content") or [])
+        if any(block.get("type") == "thinking" for block in content):
+            return reply
+        with self._lock:
+            self._answers += 1
+            number = self._answers
+        head: list[dict[str, Any]] = [{"type": "thinking", "thinking": "", "signature": f"sig_fake_{number}"}]
+        if number % 2 == 0 and not any(block.get("type") == "text" for block in content):
+            head.append({"type": "text", "text": "Looking at the screen, I will call the tool."})
+        return Reply(reply.status, {**reply.body, "content": head + content}, reply.headers, reply.delay)
 
     def _record(self, path: str, headers: dict[str, str], raw: bytes, usage: dict[str, int]) -> None:
         with self._lock:
@@ -179,7 +212,11 @@ class FakeMessagesAPI:
             rest = [tools[cut_tools:], system, request.get("messages", [])]
         prefix_tokens = estimate_tokens(prefix) if (cut_tools or cut_system) else 0
         rest_tokens = estimate_tokens(rest)
-        if count_only or prefix_tokens < self.cache_min_tokens:
+        model = documented(str(request.get("model", "")))
+        minimum = self.cache_min_tokens
+        if minimum is None:
+            minimum = model.min_cacheable_tokens if model is not None else 0
+        if count_only or prefix_tokens < minimum:
             return _usage(prefix_tokens + rest_tokens, 0, 0)
         key = json.dumps([request.get("model"), prefix], sort_keys=True, ensure_ascii=False)
         with self._lock:

@@ -17,6 +17,7 @@ from pytest_fairy.brain.models import (
     Status,
     model_info,
     request_line,
+    retired,
 )
 from pytest_fairy.brain.pricing import DEFAULT_PRICES, price_for
 from pytest_fairy.brain.prompt_cache import PromptCache
@@ -56,6 +57,28 @@ def test_legacy_models_that_think_are_forced_with_thinking_off() -> None:
         "thinking": {"type": "disabled"},
         "output_config": {"effort": "low"},
     }
+
+
+def test_opus_5_is_forced_with_thinking_off_only_where_it_may_turn_thinking_off() -> None:
+    """Opus 5 accepts `thinking: disabled` at effort high or below: above, it is shaped as a current model."""
+    opus = model_info("claude-opus-5")
+    assert RequestShape.of(opus, "high", thinking_tokens=0).options() == {
+        "thinking": {"type": "disabled"}, "output_config": {"effort": "high"}
+    }
+    assert RequestShape.of(opus, None, thinking_tokens=0).forced  # the API's default effort is high
+    xhigh = RequestShape.of(opus, "xhigh", thinking_tokens=4096)
+    assert not xhigh.forced and xhigh.options() == {"output_config": {"effort": "xhigh"}}
+    assert xhigh.tool_choice("plan")["type"] == "auto" and xhigh.thinking_allowance == 4096
+
+
+def test_a_retired_model_is_named_as_retired_and_one_about_to_be_says_when() -> None:
+    assert retired("claude-3-7-sonnet") == (
+        "claude-3-7-sonnet was retired on 2026-02-19: the API no longer serves it; current models: "
+        "claude-fable-5-1, claude-opus-5-5, claude-sonnet-5-5, claude-haiku-5-5"
+    )
+    assert retired("claude-sonnet-4-20250514") is not None and retired("claude-sonnet-5") is None
+    assert "claude-3-7-sonnet" not in MODELS
+    assert request_line("claude-sonnet-4-5", None).endswith("legacy model, retires on 2026-11-30)")
 
 
 def test_models_before_5_are_forced_without_a_thinking_or_effort_field() -> None:
@@ -115,6 +138,7 @@ def test_every_stage_works_on_the_model(api: FakeMessagesAPI, model: str) -> Non
         "plan", "next_action", "next_action", "next_action", "next_action", "judge", "summarize"
     ]
     assert {b["model"] for b in bodies} == {model}
+    assert api.rejected == []  # the strict fake refuses what the model refuses
     current = MODELS[model].status is Status.CURRENT
     for body in bodies:
         assert ("thinking" in body) is (model in ("claude-sonnet-5", "claude-opus-5"))

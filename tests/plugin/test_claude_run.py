@@ -90,6 +90,7 @@ def test_claude_brain_explores_a_spec_through_the_real_sdk(
     [
         (("--fairy-effort", "extreme"), "--fairy-effort extreme: expected one of low, medium, high, xhigh, max"),
         (("--fairy-model", "claude-haiku-4-5", "--fairy-effort", "high"), "*claude-haiku-4-5 takes no effort*"),
+        (("--fairy-model", "claude-3-7-sonnet"), "--fairy-model claude-3-7-sonnet was retired on 2026-02-19*"),
     ],
 )
 def test_an_effort_the_model_refuses_is_a_usage_error_before_any_call(
