@@ -20,6 +20,9 @@ from tests.claude import answers, api_rules, synthetic
 from tests.claude.conftest import FAKE_KEY, FAST, brain_on
 from tests.claude.fake_api import FakeMessagesAPI, tool_reply
 
+# The SDK warns of every retired or retiring model it is asked for: expected here, where we ask on purpose.
+pytestmark = pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
+
 USER = [{"role": "user", "content": "Call the `judge` tool."}]
 TOOL = {"name": "judge", "description": "d", "input_schema": {"type": "object", "properties": {}}}
 
