@@ -1,8 +1,9 @@
 """State identity: which screen the app is on, told apart from what that screen currently shows.
 
 A `StateId` has three hashes. The *structure* hash covers the app page: classes, resource-ids, the tree
-shape and normalised static text, with everything dynamic filtered out (digits, times, dates, prices,
-relative times, long free text, typed text, checked / selected, rows of lists beyond their shape). The
+shape and normalised static text, with everything dynamic filtered out (`dynamic_text`: counts, times,
+dates, weekdays, months, prices, relative times; and long free text, typed text, checked / selected,
+rows of lists beyond their shape). The
 *dialog* hash covers the dialog-like layers on top (dialogs, popups, bottom sheets, permission and system
 dialogs) in the same way, so "menu page" and "menu page + delivery-time dialog" are two states (seed
 001). The *content* hash covers what changes without changing the screen: checked / selected / enabled,
@@ -20,9 +21,9 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from pytest_fairy.explore.dynamic_text import normalize
 from pytest_fairy.perception.hierarchy import Node
 from pytest_fairy.perception.layers import Layer, LayerKind
 
@@ -89,36 +90,6 @@ def short_activity(activity: str) -> str:
     return cleaned or "screen"
 
 
-# Order matters: the specific patterns run before the catch-all for digits.
-_DYNAMIC_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\d+\s*(?:秒|分钟|小时|天|周|个月|年)前|刚刚|just now", re.I), "<ago>"),
-    (re.compile(r"\d+\s*(?:sec(?:ond)?|min(?:ute)?|h(?:ou)?r|day|week|month|year)s?\s+ago", re.I), "<ago>"),
-    (re.compile(r"\b(?:in\s+\d+\s*(?:sec(?:ond)?|min(?:ute)?|h(?:ou)?r|day)s?)\b", re.I), "<ago>"),
-    (re.compile(r"今天|明天|昨天|前天|后天|\b(?:today|tomorrow|yesterday)\b", re.I), "<day>"),
-    (re.compile(r"\d{4}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}\s*日?"), "<date>"),
-    (re.compile(r"\d{1,2}\s*月\s*\d{1,2}\s*[日号]"), "<date>"),
-    (re.compile(r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b"), "<date>"),
-    (re.compile(r"\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?", re.I), "<time>"),
-    (re.compile(r"(?:上午|下午|晚上|凌晨)?\d{1,2}\s*[点時]\s*(?:\d{1,2}\s*分)?"), "<time>"),
-    (re.compile(r"[¥￥$€£]\s*-?\d[\d,]*(?:\.\d+)?"), "<price>"),
-    (re.compile(r"-?\d[\d,]*(?:\.\d+)?\s*(?:元|块|USD|RMB|CNY)", re.I), "<price>"),
-    (re.compile(r"\d+(?:[.,]\d+)*"), "#"),
-)
-_SPACES = re.compile(r"\s+")
-# The same labels come back on every step of a screen; the regexes are the bulk of identify's cost.
-NORMALIZE_CACHE_SIZE = 8192
-
-
-@lru_cache(maxsize=NORMALIZE_CACHE_SIZE)
-def _normalize(text: str, long_text_chars: int) -> str:
-    text = _SPACES.sub(" ", text).strip()
-    for pattern, placeholder in _DYNAMIC_PATTERNS:
-        text = pattern.sub(placeholder, text)
-    if len(text) > long_text_chars:
-        return f"<text~{1 << (len(text) - 1).bit_length()}>"
-    return text
-
-
 @dataclass(frozen=True, slots=True)
 class StateIdentifier:
     """How states are told apart. The defaults suit phone apps; see the module doc for the rules."""
@@ -152,7 +123,7 @@ class StateIdentifier:
 
     def normalize_text(self, text: str) -> str:
         """Static text with dynamic parts replaced by placeholders; long free text by its length class."""
-        return _normalize(text, self.long_text_chars) if text else ""
+        return normalize(text, self.long_text_chars) if text else ""
 
     def _digest(self, *parts: str) -> str:
         data = _SEP.join(parts).encode("utf-8")
