@@ -2,7 +2,10 @@
 
     /work/venv/bin/python benchmarks/bench_perception.py [--repeat 30]
 
-Prints median milliseconds per call and the compressed text's size relative to the XML.
+Prints median milliseconds per call and the compressed text's size relative to the XML, then the
+Set-of-Mark time of the menu screen with one element of absurd bounds (`[-500,-500][99999999,99999999]`,
+as real phones report) beside the same screen without it: bounds are clipped to the screen where the
+dump is read, so the two should match (unclipped, that one box cost over a second).
 """
 
 from __future__ import annotations
@@ -22,9 +25,19 @@ from timing import median_ms  # noqa: E402
 from pytest_fairy.perception.hierarchy import parse_hierarchy  # noqa: E402
 from pytest_fairy.perception.screen import build_screen  # noqa: E402
 from pytest_fairy.perception.som import render_som  # noqa: E402
-from tests.perception.builder import PKG, decor, dump, menu_screen, nav_bar, status_bar, v  # noqa: E402
+from tests.perception.builder import (  # noqa: E402
+    PKG,
+    decor,
+    dump,
+    menu_screen,
+    menu_window,
+    nav_bar,
+    status_bar,
+    v,
+)
 
 MARKS_TARGET = 60
+ABSURD = (-500, -500, 99999999, 99999999)
 
 
 def sixty_marks() -> str:
@@ -40,6 +53,12 @@ def sixty_marks() -> str:
         for i in range(MARKS_TARGET)
     ]
     return dump(status_bar(), decor(v("LinearLayout", (0, 63, 1080, 2337), *cells)), nav_bar())
+
+
+def with_absurd_element() -> str:
+    """The menu screen plus one clickable view of absurd bounds over its page."""
+    overlay = v("FrameLayout", ABSURD, rid="absurd_overlay", clickable=True)
+    return dump(status_bar(), menu_window(overlay=overlay), nav_bar())
 
 
 def main() -> None:
@@ -58,6 +77,15 @@ def main() -> None:
             f"render_som(1080x2400 -> 1024) {som:6.1f} ms  text/xml {ratio:5.1%} "
             f"({len(screen.text)} / {len(xml)} chars)"
         )
+    plain = build_screen(dump(status_bar(), menu_window(), nav_bar()), package=PKG)
+    absurd = build_screen(with_absurd_element(), package=PKG)
+    assert len(absurd.marks) == len(plain.marks) + 1, "the absurd element should be marked"
+    without = median_ms(partial(render_som, shot, plain), args.repeat)
+    with_it = median_ms(partial(render_som, shot, absurd), args.repeat)
+    print(
+        f"render_som with one absurd-bounds element {with_it:6.1f} ms  without it {without:6.1f} ms  "
+        f"ratio {with_it / without:4.2f}x"
+    )
 
 
 if __name__ == "__main__":

@@ -2,6 +2,14 @@
 
 A dump holds one top-level `<node>` per window (the app, each dialog or popup, the IME, system UI);
 their order in the file is not reliable, so layer detection (see `layers.py`) decides the z-order.
+
+Bounds are clipped to the screen once, here, as nodes are read: the screen is the rectangle from the
+origin to the far corner of the window roots (a dump names no screen size). Everything after - layers,
+marks and their tap points, the text, state hashing, the Set-of-Mark drawing - sees on-screen bounds
+only: an element partly off screen keeps its on-screen part, and one wholly off screen (or of zero area
+once clipped: uiautomator writes `[0,0][0,0]` or a flat box on the edge for views it cannot see) is not
+visible, like one the dump flags `visible-to-user="false"`. Real phones do report absurd bounds
+(`[-500,-500][99999999,99999999]`); drawing them unclipped cost a second a step.
 """
 
 from __future__ import annotations
@@ -53,6 +61,17 @@ class Bounds:
 
     def contains(self, x: int, y: int) -> bool:
         return self.left <= x < self.right and self.top <= y < self.bottom
+
+    def clip(self, screen: Bounds) -> Bounds:
+        """These bounds cut to `screen`: every edge inside it, right >= left and bottom >= top (an
+        inverted or wholly outside box becomes an empty one on the screen's edge)."""
+        left = min(max(self.left, screen.left), screen.right)
+        top = min(max(self.top, screen.top), screen.bottom)
+        right = min(max(self.right, left), screen.right)
+        bottom = min(max(self.bottom, top), screen.bottom)
+        if (left, top, right, bottom) == (self.left, self.top, self.right, self.bottom):
+            return self
+        return Bounds(left, top, right, bottom)
 
     def intersection(self, other: Bounds) -> Bounds | None:
         left, top = max(self.left, other.left), max(self.top, other.top)
@@ -159,14 +178,25 @@ def _flag(value: str) -> bool:
 _BOOL_FIELDS = tuple((attr, attr.replace("-", "_")) for attr in BOOL_ATTRIBUTES)
 
 
-def _node_from(element: etree._Element, parent: Node | None, depth: int) -> Node:
-    attrs = dict(element.attrib)  # one copy out of lxml: cheaper than a lookup per attribute
-    get = attrs.get
-    bounds_text = get("bounds")
+def _bounds_of(element: etree._Element) -> Bounds:
+    text = element.attrib.get("bounds")
     try:
-        bounds = Bounds.parse(bounds_text) if bounds_text else Bounds(0, 0, 0, 0)
+        return Bounds.parse(text) if text else Bounds(0, 0, 0, 0)
     except PerceptionError as exc:
         raise PerceptionError(f"{exc} in {_where(element)}") from exc
+
+
+def _screen_of(roots: list[etree._Element]) -> Bounds:
+    """The screen: from the origin to the far corner of the window roots."""
+    corners = [_bounds_of(root) for root in roots]
+    right = max((b.right for b in corners), default=0)
+    return Bounds(0, 0, right, max((b.bottom for b in corners), default=0))
+
+
+def _node_from(element: etree._Element, parent: Node | None, depth: int, screen: Bounds) -> Node:
+    attrs = dict(element.attrib)  # one copy out of lxml: cheaper than a lookup per attribute
+    get = attrs.get
+    bounds = _bounds_of(element).clip(screen)
     index_text = get("index") or "0"
     if not index_text.isdigit():
         index_text = index_text.strip()
@@ -180,14 +210,14 @@ def _node_from(element: etree._Element, parent: Node | None, depth: int) -> Node
         package=get("package", ""),
         content_desc=get("content-desc", ""),
         bounds=bounds,
-        visible=_flag(get("visible-to-user", _TRUE)),
+        visible=bounds.area > 0 and _flag(get("visible-to-user", _TRUE)),
         naf=_flag(get("NAF", "")),
         parent=parent,
         depth=depth,
         # Only the boolean fields of _BOOL_FIELDS: mypy cannot tell from a dict's keys.
         **cast(dict[str, Any], flags),
     )
-    node.children = [_node_from(child, node, depth + 1) for child in element if child.tag == "node"]
+    node.children = [_node_from(child, node, depth + 1, screen) for child in element if child.tag == "node"]
     return node
 
 
@@ -202,8 +232,10 @@ def parse_hierarchy(xml: str | bytes) -> list[Node]:
         raise PerceptionError(f"hierarchy dump is not well-formed XML: {exc}") from exc
     if root.tag != "hierarchy":
         raise PerceptionError(f"hierarchy dump has root <{root.tag}>, expected <hierarchy>")
+    roots = [child for child in root if child.tag == "node"]
+    screen = _screen_of(roots)
     try:
-        windows = [_node_from(child, None, 0) for child in root if child.tag == "node"]
+        windows = [_node_from(child, None, 0, screen) for child in roots]
     except RecursionError as exc:
         raise PerceptionError("hierarchy dump is nested too deeply to be a real view tree") from exc
     if not windows:
