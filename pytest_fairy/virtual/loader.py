@@ -2,7 +2,8 @@
 
 A `yaml.SafeLoader` subclass keeps the line of every mapping and of every key, so both pydantic's
 schema errors and the cross-reference checks below (unknown screen in `go`, duplicate ids, undeclared
-variables) can point at the line of the offending entry.
+variables, `bounds` outside `device.size`) can point at the line of the offending entry. A file that is
+not UTF-8 is one such line too, at its first bad byte.
 """
 
 from __future__ import annotations
@@ -73,10 +74,23 @@ def load_app_model(source: str | Path) -> AppModel:
     if path.is_dir():
         path = path / "app.yaml"
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
         raise AppModelError([f"{path}: cannot read app model: {exc.strerror or exc}"]) from exc
+    try:
+        text = data.decode("utf-8")  # a byte order mark is fine: YAML skips it
+    except UnicodeDecodeError as exc:
+        raise AppModelError([f"{path}:{_not_utf8(data, exc.start)}; save the file as UTF-8"]) from None
     return parse_app_model(text, str(path))
+
+
+def _not_utf8(data: bytes, at: int) -> str:
+    """`LINE: not UTF-8 (byte 0x.. at column N)` for the first bad byte, `at`; the column counts the
+    characters before it on its line, as an editor does."""
+    start = data.rfind(b"\n", 0, at) + 1
+    line = data.count(b"\n", 0, at) + 1
+    column = len(data[start:at].decode("utf-8-sig")) + 1
+    return f"{line}: not UTF-8 (byte 0x{data[at]:02x} at column {column})"
 
 
 def parse_app_model(text: str, name: str = "<app model>") -> AppModel:
@@ -182,7 +196,11 @@ def check_references(model: AppModel) -> list[tuple[Loc, str]]:
         if effect.permission is not None:
             check_var((*loc, "permission", "var"), effect.permission.var)
 
+    width, height = model.device.size
     for loc, element in _elements(model):
+        if element.bounds is not None and not _on_screen(element.bounds, width, height):
+            where = f"the {width}x{height} screen (`device.size`)"
+            problems.append(((*loc, "bounds"), f"bounds {list(element.bounds)} lie outside {where}"))
         check_condition((*loc, "when"), element.when)
         for key in ("text", "hint", "desc"):
             check_text((*loc, key), getattr(element, key))
@@ -194,6 +212,11 @@ def check_references(model: AppModel) -> list[tuple[Loc, str]]:
         check_text(("dialogs", i, "title"), dialog.title)
         check_text(("dialogs", i, "message"), dialog.message)
     return problems
+
+
+def _on_screen(bounds: tuple[int, int, int, int], width: int, height: int) -> bool:
+    left, top, right, bottom = bounds
+    return 0 <= left <= right <= width and 0 <= top <= bottom <= height
 
 
 def _unique(ids: list[str], loc: Loc, what: str, problems: list[tuple[Loc, str]]) -> set[str]:

@@ -209,6 +209,16 @@ class Element(Strict):
             raise ValueError(f"unknown class {value!r}; short names: {', '.join(sorted(CLASS_NAMES))}")
         return value
 
+    @field_validator("bounds")
+    @classmethod
+    def _not_inverted(cls, value: tuple[int, int, int, int] | None) -> tuple[int, int, int, int] | None:
+        if value is not None and (value[2] < value[0] or value[3] < value[1]):
+            raise ValueError(
+                f"bounds {list(value)} are inverted: [left, top, right, bottom] needs "
+                "right >= left and bottom >= top"
+            )
+        return value
+
     @model_validator(mode="after")
     def _consistent(self) -> Element:
         if (self.group is None) != (self.value is None):
