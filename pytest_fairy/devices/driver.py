@@ -25,6 +25,7 @@ import adbutils
 import uiautomator2 as u2
 from PIL import Image, UnidentifiedImageError
 
+from pytest_fairy.devices import typing as typist
 from pytest_fairy.devices.protocol import AppRef, DeviceInfo, DeviceLost, Key
 from pytest_fairy.errors import DeviceError
 
@@ -140,11 +141,14 @@ class U2Device:
     adb: AdbServerAddress = field(default_factory=AdbServerAddress.from_env)
     reconnect: Reconnect = field(default_factory=Reconnect)
     u2_port: int = U2_SERVER_PORT
+    # May typing install uiautomator2's IME APK and switch the keyboard (ini fairy_allow_ime_install)?
+    allow_ime_install: bool = False
     lost: bool = False
     reconnects: int = 0
     _adb_device: adbutils.AdbDevice | None = field(default=None, repr=False)
     _u2: u2.Device | None = field(default=None, repr=False)
     _installed: set[str] = field(default_factory=set, repr=False)
+    _note: str = field(default="", repr=False)
 
     @classmethod
     def connect(cls, serial: str, adb: AdbServerAddress | None = None, **options: object) -> U2Device:
@@ -203,9 +207,22 @@ class U2Device:
         )
 
     def type_text(self, text: str) -> None:
-        # JSON over HTTP to the uiautomator2 server (clipboard paste, or its IME): the text never becomes
-        # part of a shell command line, so `; reboot` or `$(id)` arrive as the characters they are.
-        self._run(f"type {len(text)} characters", lambda d, _: d.send_keys(text))
+        # Clipboard paste over JSON-RPC, plain ASCII as one quoted word of `input text`, or (opted in)
+        # uiautomator2's IME: never a shell command line built from the text, and the clipboard and the
+        # keyboard are left as they were. How it was typed is the step's note (take_note).
+        self._note = ""
+        self._note = self._run(
+            f"type {len(text)} characters",
+            lambda d, adb: typist.type_text(
+                d, adb, text, serial=self.serial, allow_ime_install=self.allow_ime_install
+            ),
+        )
+
+    def take_note(self) -> str:
+        """What the last action said about how it was carried out (the typing method), once: the
+        explorer puts it in the step record."""
+        note, self._note = self._note, ""
+        return note
 
     def press(self, key: Key) -> None:
         self._run(f"press {key}", lambda d, _: d.press(_KEYS[Key(key)]))

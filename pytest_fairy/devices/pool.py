@@ -81,6 +81,7 @@ class DevicePool:
                 claim.release()
             if device is not None:
                 device.reconnect = self._reconnect()
+                device.allow_ime_install = self.config.allow_ime_install
                 self._real[serial] = device
 
     # ---- items -----------------------------------------------------------------------------------
@@ -222,7 +223,9 @@ class DevicePool:
         if serial not in self._real:
             from pytest_fairy.devices.driver import U2Device
 
-            self._real[serial] = U2Device.connect(serial, self.adb, reconnect=self._reconnect())
+            self._real[serial] = U2Device.connect(
+                serial, self.adb, reconnect=self._reconnect(), allow_ime_install=self.config.allow_ime_install
+            )
         return self._real[serial]
 
     def _reconnect(self) -> Reconnect:

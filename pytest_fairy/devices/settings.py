@@ -21,7 +21,8 @@ def is_virtual(device: str) -> bool:
 class DeviceSettings:
     """The devices named with --fairy-device, and for real ones: the adb server ("" =
     ANDROID_ADB_SERVER_HOST/PORT or 127.0.0.1:5037), a feature per device with --fairy-matrix, the lock
-    folder, the wait for a free device, reconnect tries, and whether to lease the device itself."""
+    folder, the wait for a free device, reconnect tries, whether to lease the device itself, and whether
+    typing may install and switch to uiautomator2's input method."""
 
     devices: tuple[str, ...] = (VIRTUAL,)
     adb_server: str = ""
@@ -31,6 +32,8 @@ class DeviceSettings:
     reconnect_attempts: int = DEFAULT_RECONNECT_ATTEMPTS
     # A lease on each real device besides this host's lock, seen by other hosts (pytest_fairy.devices.lease).
     device_lease: bool = True
+    # Typing may install uiautomator2's IME APK and switch the keyboard (pytest_fairy.devices.typing).
+    allow_ime_install: bool = False
 
     @property
     def virtual(self) -> bool:

@@ -290,8 +290,15 @@ class Explorer:
             usage=self.brain.usage(),
             replayed=choice.decided.origin is Origin.REPLAY,
             origin=choice.taken.origin,
+            device_note=_take_note(self.device),
         )
         return Attempt(choice.words, choice.key, arrival.state, record, choice.denial, error)
+
+
+def _take_note(device: object) -> str:
+    """What a device said about the action just taken (U2Device: how it typed), if it says anything."""
+    take = getattr(device, "take_note", None)
+    return str(take()) if callable(take) else ""
 
 
 def _png(image: Image.Image) -> bytes:

@@ -41,6 +41,8 @@ class StepRecord:
     # `replayed` say what was decided before any rewrite; they stay fields (not properties of `origin`)
     # because the session store writes every field as a key of steps.jsonl, and readers know those keys.
     origin: Origin = Origin.BRAIN
+    # How the device carried the action out, when it says (a real device names its typing method).
+    device_note: str = ""
 
     @property
     def heading(self) -> str:

@@ -173,6 +173,13 @@ def add_options(parser: pytest.Parser) -> None:
         default=True,
     )
     parser.addini(
+        "fairy_allow_ime_install",
+        "let typing on a real device install uiautomator2's input method APK and switch the keyboard to it "
+        "when the clipboard cannot be used (default: false; the action fails instead)",
+        type="bool",
+        default=False,
+    )
+    parser.addini(
         "fairy_reconnect_attempts",
         "tries to reconnect a real device that stopped answering before the item is inconclusive",
         default=str(DEFAULT_RECONNECT_ATTEMPTS),
@@ -223,7 +230,7 @@ def read_config(config: pytest.Config) -> FairyConfig:
 
 
 def _real_device_options(config: pytest.Config) -> dict[str, Any]:
-    """--fairy-adb, --fairy-matrix, --fairy-lock-dir, fairy_device_wait and fairy_device_lease, checked."""
+    """--fairy-adb, --fairy-matrix, --fairy-lock-dir and the fairy_device_* / fairy_allow_ime_install keys."""
     option = config.option
     adb = (option.fairy_adb or config.getini("fairy_adb") or "").strip()
     host, _, port = adb.rpartition(":")
@@ -243,6 +250,7 @@ def _real_device_options(config: pytest.Config) -> dict[str, Any]:
         "device_wait": wait,
         "reconnect_attempts": _int_ini(config, "fairy_reconnect_attempts") or 0,
         "device_lease": bool(config.getini("fairy_device_lease")),
+        "allow_ime_install": bool(config.getini("fairy_allow_ime_install")),
     }
 
 

@@ -14,7 +14,7 @@ from typing import Protocol, TypeVar, runtime_checkable
 
 from pytest_fairy.devices.protocol import Device, Diagnostics
 from pytest_fairy.errors import DeviceError
-from pytest_fairy.virtual.wire.filesystem import MemoryFileSystem
+from pytest_fairy.virtual.wire.filesystem import DEFAULT_FILE_MODE, MemoryFileSystem
 from pytest_fairy.virtual.wire.transport import ServiceHandler
 
 T = TypeVar("T")
@@ -42,6 +42,8 @@ DEFAULT_SETTINGS: dict[str, dict[str, str]] = {
     "global": {"airplane_mode_on": "0", "adb_enabled": "1", "stay_on_while_plugged_in": "0"},
 }
 FIRST_APP_PID = 10240
+# Settings whose change switches the keyboard: recorded in `AndroidSystem.changes`.
+INPUT_METHOD_SETTINGS = ("default_input_method", "enabled_input_methods")
 
 
 @runtime_checkable
@@ -56,6 +58,48 @@ class WiredDevice(Device, Diagnostics, Protocol):
     def installed_packages(self) -> list[str]: ...
 
 
+class _RecordedSettings(dict[str, str]):
+    """A settings table that records writes of the input-method settings in `changes`."""
+
+    def __init__(self, values: dict[str, str], changes: list[str]) -> None:
+        super().__init__(values)
+        self._changes = changes
+
+    def __setitem__(self, key: str, value: str) -> None:
+        if key in INPUT_METHOD_SETTINGS and self.get(key) != value:
+            self._changes.append(f"settings secure {key} {value}")
+        super().__setitem__(key, value)
+
+
+class _RecordedImes(list[str]):
+    """The enabled input methods, recording each one enabled or disabled in `changes`."""
+
+    def __init__(self, values: list[str], changes: list[str]) -> None:
+        super().__init__(values)
+        self._changes = changes
+
+    def append(self, method: str) -> None:
+        self._changes.append(f"ime enable {method}")
+        super().append(method)
+
+    def remove(self, method: str) -> None:
+        self._changes.append(f"ime disable {method}")
+        super().remove(method)
+
+
+class _RecordedFileSystem(MemoryFileSystem):
+    """The file system, recording every APK written (pushed to be installed) in `changes`."""
+
+    def __init__(self, changes: list[str]) -> None:
+        self._changes = changes
+        super().__init__()
+
+    def write(self, path: str, data: bytes, mode: int = DEFAULT_FILE_MODE, mtime: int | None = None) -> None:
+        if path.endswith(".apk"):
+            self._changes.append(f"push {path} (an APK to install)")
+        super().write(path, data, mode, mtime)
+
+
 class AndroidSystem:
     """One emulated phone: its device, file system, settings, clipboard and listening device ports."""
 
@@ -63,12 +107,20 @@ class AndroidSystem:
         self.device = device
         self._device_lock = threading.RLock()
         self._lock = threading.Lock()
-        self.fs = MemoryFileSystem()
+        # What changed on the phone beyond the app: an APK pushed to be installed, an input method enabled,
+        # disabled or selected. A test run that only explores leaves it empty.
+        self.changes: list[str] = []
+        self.fs: MemoryFileSystem = _RecordedFileSystem(self.changes)
         self.settings: dict[str, dict[str, str]] = {ns: dict(v) for ns, v in DEFAULT_SETTINGS.items()}
+        self.settings["secure"] = _RecordedSettings(DEFAULT_SETTINGS["secure"], self.changes)
         # Only the stock keyboard: u2 then types through its clipboard route, which needs no APK.
         self.installed_imes: tuple[str, ...] = (DEFAULT_IME,)
-        self.enabled_imes: list[str] = [DEFAULT_IME]
+        self.enabled_imes: list[str] = _RecordedImes([DEFAULT_IME], self.changes)
+        # The clipboard holds what Android's does: UTF-16 text, so any Python str (lone surrogates too).
         self.clipboard: str | None = None
+        # Android 10+ lets only the focused app or the input method read the clipboard: False makes
+        # uiautomator2's getClipboard answer null, as on such a device.
+        self.clipboard_readable = True
         self._listeners: dict[int, ServiceHandler] = {}
         self._pids: dict[str, int] = {}
         self.stopping = threading.Event()

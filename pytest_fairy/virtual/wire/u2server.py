@@ -153,7 +153,10 @@ class UiautomatorServer:
         if path == "/jsonrpc/0":
             if method != "POST":
                 return 405, "text/plain", b"POST only"
-            return 200, "application/json", json.dumps(self.handle_jsonrpc(body), ensure_ascii=False).encode()
+            # A lone surrogate (JSON "\ud800": Java strings and Android's clipboard hold UTF-16) is no UTF-8:
+            # it goes out as the JSON escape it came in as, so it round-trips as on a phone.
+            answer = json.dumps(self.handle_jsonrpc(body), ensure_ascii=False)
+            return 200, "application/json", answer.encode("utf-8", errors="backslashreplace")
         return 404, "text/plain", f"no route for {method} {path}".encode()
 
     def handle_jsonrpc(self, body: bytes) -> dict[str, Any]:
@@ -288,11 +291,11 @@ class UiautomatorServer:
             "sdkInt": int(sdk) if sdk.isdigit() else 0,
         }
 
-    def set_clipboard(self, label: str | None, text: str) -> None:
-        self.system.clipboard = str(text)
+    def set_clipboard(self, label: str | None, text: str | None) -> None:
+        self.system.clipboard = None if text is None else str(text)
 
     def get_clipboard(self) -> str | None:
-        return self.system.clipboard
+        return self.system.clipboard if self.system.clipboard_readable else None
 
     def paste_clipboard(self) -> None:
         if self.system.clipboard:
