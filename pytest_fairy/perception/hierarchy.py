@@ -65,12 +65,14 @@ class Bounds:
     def clip(self, screen: Bounds) -> Bounds:
         """These bounds cut to `screen`: every edge inside it, right >= left and bottom >= top (an
         inverted or wholly outside box becomes an empty one on the screen's edge)."""
+        if screen.left <= self.left <= self.right <= screen.right and (
+            screen.top <= self.top <= self.bottom <= screen.bottom
+        ):
+            return self  # nearly every node of a real dump
         left = min(max(self.left, screen.left), screen.right)
         top = min(max(self.top, screen.top), screen.bottom)
         right = min(max(self.right, left), screen.right)
         bottom = min(max(self.bottom, top), screen.bottom)
-        if (left, top, right, bottom) == (self.left, self.top, self.right, self.bottom):
-            return self
         return Bounds(left, top, right, bottom)
 
     def intersection(self, other: Bounds) -> Bounds | None:
@@ -178,8 +180,7 @@ def _flag(value: str) -> bool:
 _BOOL_FIELDS = tuple((attr, attr.replace("-", "_")) for attr in BOOL_ATTRIBUTES)
 
 
-def _bounds_of(element: etree._Element) -> Bounds:
-    text = element.attrib.get("bounds")
+def _bounds_of(element: etree._Element, text: str | None) -> Bounds:
     try:
         return Bounds.parse(text) if text else Bounds(0, 0, 0, 0)
     except PerceptionError as exc:
@@ -188,7 +189,7 @@ def _bounds_of(element: etree._Element) -> Bounds:
 
 def _screen_of(roots: list[etree._Element]) -> Bounds:
     """The screen: from the origin to the far corner of the window roots."""
-    corners = [_bounds_of(root) for root in roots]
+    corners = [_bounds_of(root, root.attrib.get("bounds")) for root in roots]
     right = max((b.right for b in corners), default=0)
     return Bounds(0, 0, right, max((b.bottom for b in corners), default=0))
 
@@ -196,7 +197,7 @@ def _screen_of(roots: list[etree._Element]) -> Bounds:
 def _node_from(element: etree._Element, parent: Node | None, depth: int, screen: Bounds) -> Node:
     attrs = dict(element.attrib)  # one copy out of lxml: cheaper than a lookup per attribute
     get = attrs.get
-    bounds = _bounds_of(element).clip(screen)
+    bounds = _bounds_of(element, get("bounds")).clip(screen)
     index_text = get("index") or "0"
     if not index_text.isdigit():
         index_text = index_text.strip()
