@@ -8,7 +8,7 @@ rows of lists beyond their shape). The
 dialogs) in the same way, so "menu page" and "menu page + delivery-time dialog" are two states (seed
 001). The *content* hash covers what changes without changing the screen: checked / selected / enabled,
 typed values and the visible (normalised) text, so toggling a radio inside the dialog is "same state,
-content changed". Keyboard and system UI layers count for nothing.
+content changed". Keyboard, system-bar and decor layers count for nothing.
 
 Lists: the children of a scrollable container are reduced to the set of their distinct shapes (no text,
 no count), so scrolling and list length make no new state; only fully visible rows count, because a row
@@ -30,9 +30,16 @@ from pytest_fairy.perception.layers import Layer, LayerKind
 if TYPE_CHECKING:
     from pytest_fairy.perception.screen import Screen
 
-IGNORED_KINDS = frozenset({LayerKind.KEYBOARD, LayerKind.SYSTEM_UI})
+IGNORED_KINDS = frozenset({LayerKind.KEYBOARD, LayerKind.SYSTEM_UI, LayerKind.DECOR})
 DIALOG_KINDS = frozenset(
-    {LayerKind.DIALOG, LayerKind.POPUP, LayerKind.BOTTOM_SHEET, LayerKind.PERMISSION, LayerKind.SYSTEM_DIALOG}
+    {
+        LayerKind.DIALOG,
+        LayerKind.POPUP,
+        LayerKind.BOTTOM_SHEET,
+        LayerKind.PERMISSION,
+        LayerKind.SYSTEM_DIALOG,
+        LayerKind.SHADE,
+    }
 )
 NAME_HASH_CHARS = 8
 _SEP = "\x1f"
@@ -136,6 +143,20 @@ _DEFAULT = StateIdentifier()
 def identify(screen: Screen, identifier: StateIdentifier = _DEFAULT) -> StateId:
     """The state of `screen` (see the module doc for what counts)."""
     return identifier.identify(screen)
+
+
+def layout_of(screen: Screen) -> frozenset[str]:
+    """The screen's layout without its content: the distinct kinds of view it shows (layer, class, id,
+    flags), text left out. Pages of one layout filled with other content (a shop's product pages) have
+    the same or nearly the same set; `families.Families` compares them."""
+    views: set[str] = set()
+    for layer in screen.layers:
+        if layer.kind in IGNORED_KINDS:
+            continue
+        views.update(
+            f"{layer.kind.value}:{n.short_class}#{n.short_id}/{_flags(n)}" for n in layer.nodes() if n.visible
+        )
+    return frozenset(views)
 
 
 def _flags(node: Node) -> str:

@@ -33,7 +33,7 @@ SUMMARY_TEXTS = 12  # texts listed for a layer that is only summarised
 MAX_INDENT = 3  # nesting levels shown; deeper lines stay at this level
 INDENT = "  "
 SIGNATURE_DEPTH = 2  # how deep the shape of an element is compared when merging runs
-SILENT_KINDS = frozenset({LayerKind.SYSTEM_UI})  # status and nav bars say nothing useful
+SILENT_KINDS = frozenset({LayerKind.SYSTEM_UI, LayerKind.DECOR})  # bars and decor say nothing useful
 
 
 class Readable(Protocol):

@@ -2,6 +2,8 @@
 
 A dump holds one top-level `<node>` per window (the app, each dialog or popup, the IME, system UI);
 their order in the file is not reliable, so layer detection (see `layers.py`) decides the z-order.
+Appium's page source (`driver.page_source`: each view an element named by its class, `displayed` for
+`visible-to-user`) is read the same way, so a team's saved Appium pages work too.
 
 Bounds are clipped to the screen once, here, as nodes are read: the screen is the rectangle from the
 origin to the far corner of the window roots (a dump names no screen size). Everything after - layers,
@@ -211,15 +213,21 @@ def _node_from(element: etree._Element, parent: Node | None, depth: int, screen:
         package=get("package", ""),
         content_desc=get("content-desc", ""),
         bounds=bounds,
-        visible=bounds.area > 0 and _flag(get("visible-to-user", _TRUE)),
+        visible=bounds.area > 0 and _flag(get("visible-to-user") or get("displayed") or _TRUE),
         naf=_flag(get("NAF", "")),
         parent=parent,
         depth=depth,
         # Only the boolean fields of _BOOL_FIELDS: mypy cannot tell from a dict's keys.
         **cast(dict[str, Any], flags),
     )
-    node.children = [_node_from(child, node, depth + 1, screen) for child in element if child.tag == "node"]
+    node.children = [_node_from(child, node, depth + 1, screen) for child in element if _is_view(child)]
     return node
+
+
+def _is_view(element: etree._Element) -> bool:
+    """A view of the dump: `<node>` in uiautomator's format; in Appium's page source the element is named
+    by its class (`<android.widget.FrameLayout ... bounds=...>`)."""
+    return element.tag == "node" or (isinstance(element.tag, str) and "bounds" in element.attrib)
 
 
 def parse_hierarchy(xml: str | bytes) -> list[Node]:
@@ -233,7 +241,7 @@ def parse_hierarchy(xml: str | bytes) -> list[Node]:
         raise PerceptionError(f"hierarchy dump is not well-formed XML: {exc}") from exc
     if root.tag != "hierarchy":
         raise PerceptionError(f"hierarchy dump has root <{root.tag}>, expected <hierarchy>")
-    roots = [child for child in root if child.tag == "node"]
+    roots = [child for child in root if _is_view(child)]
     screen = _screen_of(roots)
     try:
         windows = [_node_from(child, None, 0, screen) for child in roots]

@@ -4,19 +4,31 @@ A dump lists one root per window, in an order that is not reliable, so the z-ord
 (the app at the bottom, its dialogs above it, the keyboard above those, system dialogs on top) and, within
 a kind, by area (larger below). Kinds are recognised in this order:
 
-1. Windows of a known system package: permission controller -> PERMISSION, `android` -> SYSTEM_DIALOG
-   (crash / ANR), launchers -> LAUNCHER, input methods -> KEYBOARD, `com.android.systemui` -> SYSTEM_UI.
-2. Of the remaining windows the base one (the app's largest window, else the largest) is APP; every other
-   window is an overlay, named by class / resource-id hints (BottomSheet, PopupWindow, Dialog,
-   parentPanel, alertTitle...) and otherwise by geometry: its panel (the window root itself, or the
-   smaller container inside a full-screen dim root) anchored to the bottom edge is a BOTTOM_SHEET,
-   horizontally centred is a DIALOG, anywhere else (a menu next to its anchor) a POPUP.
-3. In-window dialogs: apps often draw a dialog inside their own window as a full-screen overlay
+1. Windows with nothing a person can see or act on (no text, no description, nothing interactive: the
+   gesture-navigation strips, decor and transparent windows real phones list) -> DECOR, whatever their
+   package or shape: they are not marked, hide nothing and block nothing.
+2. Windows of a known system package: permission controller -> PERMISSION, `android` -> SYSTEM_DIALOG
+   (crash / ANR), launchers -> LAUNCHER, input methods -> KEYBOARD, `com.android.systemui` -> SYSTEM_UI,
+   or SHADE when it covers the screen (the notification shade, control centre, lock screen): a shade is
+   modal and marked, the bars are neither.
+3. Of the remaining windows the base one (the app's largest window, else the largest) is APP. A smaller
+   window of another package (a chat head, an edge panel, a floating ball) is DECOR. Every other window is
+   an overlay, named by class / resource-id hints (BottomSheet, PopupWindow, Dialog, parentPanel,
+   alertTitle...) and otherwise by geometry: its panel (the window root itself, or the smaller container
+   inside a full-screen dim root) anchored to the bottom edge is a BOTTOM_SHEET, horizontally centred is
+   a DIALOG, anywhere else (a menu next to its anchor) a POPUP.
+4. In-window dialogs: apps often draw a dialog inside their own window as a full-screen overlay
    container, placed after the page content (so drawn above it), holding a smaller panel. Such a
-   container is split out of the APP layer into its own DIALOG (or BOTTOM_SHEET) layer. Heuristic: a
-   descendant of the app root that covers at least `OVERLAY_MIN_COVER` of the root, has an earlier sibling
-   with content, and leads (through full-size wrappers and empty scrim views) to one panel no larger than
-   `PANEL_MAX_FRACTION` of the overlay that is horizontally centred or bottom-anchored.
+   container is split out of the APP layer into its own DIALOG (or BOTTOM_SHEET) layer when there is
+   evidence it is one: a descendant of the app root that covers at least `OVERLAY_MIN_COVER` of the root,
+   has an earlier sibling with content, leads (through full-size wrappers and empty scrim views) to one
+   panel no larger than `PANEL_MAX_FRACTION` of the overlay that is horizontally centred or bottom-anchored
+   and has content, and is modal by its own account: a scrim (an empty view as large as the overlay, the
+   dim a tap outside lands on), a clickable overlay, or a dialog / bottom-sheet name. A transparent
+   container around a bar at the bottom (a comment box over a video) is part of the page.
+
+What a layer hides: a modal layer blocks everything below it (taps land on its scrim); any other layer
+hides what lies under its bounds; decor hides nothing.
 """
 
 from __future__ import annotations
@@ -37,18 +49,21 @@ class LayerKind(StrEnum):
     SYSTEM_DIALOG = "system_dialog"
     KEYBOARD = "keyboard"
     SYSTEM_UI = "system_ui"
+    SHADE = "shade"  # the notification shade, control centre or lock screen, over everything
     LAUNCHER = "launcher"
+    DECOR = "decor"  # a window with nothing to see or act on, or another app's floating window
 
 
 # Kinds that stop taps from reaching what is below: the tap lands on the dialog's scrim.
 MODAL_KINDS = frozenset(
-    {LayerKind.DIALOG, LayerKind.BOTTOM_SHEET, LayerKind.PERMISSION, LayerKind.SYSTEM_DIALOG}
+    {LayerKind.DIALOG, LayerKind.BOTTOM_SHEET, LayerKind.PERMISSION, LayerKind.SYSTEM_DIALOG, LayerKind.SHADE}
 )
 
 # Bottom -> top. Popups sit above dialogs because a spinner or menu opened from a dialog is drawn over it.
 Z_RANK: dict[LayerKind, int] = {
     LayerKind.LAUNCHER: 0,
     LayerKind.APP: 1,
+    LayerKind.DECOR: 2,
     LayerKind.SYSTEM_UI: 2,
     LayerKind.BOTTOM_SHEET: 3,
     LayerKind.DIALOG: 3,
@@ -56,6 +71,7 @@ Z_RANK: dict[LayerKind, int] = {
     LayerKind.PERMISSION: 5,
     LayerKind.KEYBOARD: 6,
     LayerKind.SYSTEM_DIALOG: 7,
+    LayerKind.SHADE: 8,
 }
 
 PERMISSION_PACKAGES = frozenset(
@@ -103,6 +119,7 @@ IME_HINTS = ("inputmethod", ".ime", "keyboard")
 BOTTOM_SHEET_HINTS = ("bottomsheet", "bottom_sheet")
 POPUP_HINTS = ("popupwindow", "popupdecorview", "listpopup", "dropdownlistview", "menupopup", "popup_menu")
 DIALOG_HINTS = ("alertdialog", "dialog", "parentpanel", "alerttitle")
+SCRIM_NAMES = ("touch_outside", "dimmer", "scrim", "outside", "dim_background", "mask")
 CONTENT_ID = "android:id/content"  # an activity's content frame: a dialog's when its window is small
 HINT_SEARCH_DEPTH = 3
 
@@ -132,6 +149,12 @@ class Layer:
     def bounds(self) -> Bounds:
         return self.root.bounds
 
+    @property
+    def cover(self) -> Bounds | None:
+        """What this layer hides of the layers below: its window (drawn opaque, or a scrim that takes the
+        taps), or nothing for decor."""
+        return None if self.kind is LayerKind.DECOR else self.bounds
+
     def nodes(self) -> Iterator[Node]:
         """The nodes of this layer in document order, without the excluded subtrees."""
         skip = {id(node) for node in self.excluded}
@@ -156,14 +179,16 @@ def screen_bounds(windows: list[Node]) -> Bounds:
     )
 
 
-def _system_kind(root: Node, app_package: str) -> LayerKind | None:
+def _system_kind(root: Node, app_package: str, screen: Bounds) -> LayerKind | None:
     package = root.package
+    if not _has_content(root):
+        return LayerKind.DECOR
     if package in PERMISSION_PACKAGES:
         return LayerKind.PERMISSION
     if package in SYSTEM_DIALOG_PACKAGES:
         return LayerKind.SYSTEM_DIALOG
     if package in SYSTEM_UI_PACKAGES:
-        return LayerKind.SYSTEM_UI
+        return LayerKind.SHADE if _full_screen(root, screen) else LayerKind.SYSTEM_UI
     if package in IME_PACKAGES or package in LAUNCHER_PACKAGES:
         return LayerKind.KEYBOARD if package in IME_PACKAGES else LayerKind.LAUNCHER
     if package == app_package:
@@ -195,15 +220,26 @@ def _hint_kind(node: Node) -> LayerKind | None:
 
 
 def _has_content(node: Node) -> bool:
-    return any(n.text or n.content_desc or n.interactive for n in node.iter())
+    """Something a person can see or act on: a text, a description, an interactive view."""
+    return any((n.text or n.content_desc or n.interactive) and n.visible for n in node.iter())
+
+
+def _modal_evidence(container: Node, panel: Node) -> bool:
+    """An in-window overlay says it is modal: a scrim beside the panel, a clickable (tap outside to
+    dismiss) container, or a dialog / bottom-sheet name on the container or the panel."""
+    if container.clickable or any(_is_scrim(n, container.bounds) for n in container.iter() if n is not panel):
+        return True
+    hinted = _hint_kind(container) or _hint_kind(panel)
+    return hinted in (LayerKind.DIALOG, LayerKind.BOTTOM_SHEET)
 
 
 def _is_scrim(node: Node, overlay: Bounds) -> bool:
-    """An empty view as large as the overlay: the dim background (often clickable, to dismiss)."""
+    """An empty view as large as the overlay: the dim background (often clickable, to dismiss, and then
+    it may be described as such: "Dismiss", "关闭")."""
     return (
         not node.children
         and not node.text
-        and not node.content_desc
+        and (not node.content_desc or node.clickable)
         and (node.bounds.area >= OVERLAY_MIN_COVER * overlay.area)
     )
 
@@ -257,29 +293,58 @@ def _overlay_shaped(root: Node, screen: Bounds) -> bool:
 
 
 def _in_window_overlays(app_root: Node, screen: Bounds) -> list[tuple[Node, LayerKind]]:
-    """Full-screen overlay containers drawn inside the app window over earlier siblings (module doc, 3)."""
+    """Full-screen overlay containers drawn inside the app window (module doc, 4)."""
     found: list[tuple[Node, LayerKind]] = []
     stack = [app_root]
     while stack:
         node = stack.pop()
-        matched = False
-        parent = node.parent
-        if (
-            node is not app_root
-            and parent is not None
-            and (node.bounds.area >= OVERLAY_MIN_COVER * app_root.bounds.area > 0)
-        ):
-            position = next(i for i, c in enumerate(parent.children) if c is node)
-            if any(_has_content(sibling) for sibling in parent.children[:position]):
-                panel = find_panel(node)
-                if panel is not None:
-                    kind = _hint_kind(panel) or _geometry_kind(panel.bounds, node.bounds)
-                    if kind is not LayerKind.POPUP:
-                        found.append((node, kind))
-                        matched = True
-        if not matched:
+        kind = None
+        if node is not app_root and node.bounds.area >= OVERLAY_MIN_COVER * app_root.bounds.area > 0:
+            kind = _scrimmed_overlay(node) or _overlay_over_content(node)
+        if kind is not None:
+            found.append((node, kind))
+        else:
             stack.extend(node.children)
     return found
+
+
+def _scrimmed_overlay(node: Node) -> LayerKind | None:
+    """A container holding a scrim and content beside it: a dialog or sheet drawn over whatever is below
+    (which may not be in the dump at all: a sheet's own activity)."""
+    scrims = [c for c in node.children if _is_scrim(c, node.bounds) and _dismisses(c)]
+    content = [c for c in node.children if c not in scrims and _has_content(c)]
+    if not scrims or not content:
+        return None
+    box = Bounds(
+        min(c.bounds.left for c in content), min(c.bounds.top for c in content),
+        max(c.bounds.right for c in content), max(c.bounds.bottom for c in content),
+    )
+    hinted = _hint_kind(node)
+    if hinted is None and box.area > PANEL_MAX_FRACTION * node.bounds.area:
+        return None  # an unnamed overlay must show a panel, not fill the screen
+    kind = hinted or _geometry_kind(box, node.bounds)
+    return kind if kind is not LayerKind.POPUP else None
+
+
+def _dismisses(scrim: Node) -> bool:
+    """A scrim a tap outside the panel lands on: clickable, or named for it (touch_outside, dimmer)."""
+    name = scrim.resource_id.lower()
+    return scrim.clickable or any(word in name for word in SCRIM_NAMES)
+
+
+def _overlay_over_content(node: Node) -> LayerKind | None:
+    """A container after page content, leading to one centred or bottom panel, modal by its own account."""
+    parent = node.parent
+    if parent is None:
+        return None
+    position = next(i for i, c in enumerate(parent.children) if c is node)
+    if not any(_has_content(sibling) for sibling in parent.children[:position]):
+        return None
+    panel = find_panel(node)
+    if panel is None or not _has_content(panel) or not _modal_evidence(node, panel):
+        return None
+    kind = _hint_kind(panel) or _geometry_kind(panel.bounds, node.bounds)
+    return kind if kind is not LayerKind.POPUP else None
 
 
 def _fingerprint(root: Node) -> str:
@@ -299,7 +364,7 @@ def detect_layers(windows: list[Node], app_package: str = "") -> list[Layer]:
     layers: list[Layer] = []
     candidates: list[Node] = []
     for root in windows:
-        kind = _system_kind(root, app_package)
+        kind = _system_kind(root, app_package, screen)
         if kind is None:
             candidates.append(root)
         else:
@@ -320,6 +385,9 @@ def detect_layers(windows: list[Node], app_package: str = "") -> list[Layer]:
         layers.append(Layer(LayerKind.APP, base, base.package, tuple(node for node, _ in overlays)))
         layers.extend(Layer(kind, node, node.package or base.package) for node, kind in overlays)
         for root in candidates:
-            if root is not base:
-                layers.append(Layer(_overlay_kind(root, screen), root, root.package))
+            if root is base:
+                continue
+            floating = root.package != base.package and not _full_screen(root, screen)
+            kind = LayerKind.DECOR if floating else _overlay_kind(root, screen)
+            layers.append(Layer(kind, root, root.package))
     return sorted(layers, key=_sort_key)

@@ -6,14 +6,24 @@ every one of them can import it.
 
 from __future__ import annotations
 
-from pytest_fairy.perception.hierarchy import Node
+from pytest_fairy.perception.hierarchy import Bounds, Node
+
+UNMEASURED = Bounds(0, 0, 0, 0)
 
 
 def _descendant_label(node: Node) -> str:
+    """The first visible text inside `node`; else a text the dump gives no box at all (`[0,0][0,0]`:
+    WeChat's tab labels are drawn but never measured), never one scrolled out of view."""
+    fallback = ""
     for child in node.iter():
-        if child is not node and child.visible and (child.text or child.content_desc):
-            return "***" if child.password else (child.text or child.content_desc)
-    return ""
+        if child is node or not (child.text or child.content_desc):
+            continue
+        label = "***" if child.password else (child.text or child.content_desc)
+        if child.visible:
+            return label
+        if not fallback and child.bounds == UNMEASURED:
+            fallback = label
+    return fallback
 
 
 def node_label(node: Node) -> str:

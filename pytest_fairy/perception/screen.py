@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from pytest_fairy.perception.actionable import actionable
 from pytest_fairy.perception.compress import compress
 from pytest_fairy.perception.hierarchy import Bounds, Node, parse_hierarchy
 from pytest_fairy.perception.layers import Layer, LayerKind, detect_layers, screen_bounds
@@ -24,9 +25,11 @@ from pytest_fairy.perception.refs import make_refs
 # refs, built before the screen, need it too.
 
 # Layers whose views are never marked: chrome the explorer drives by keys and typing, not by taps.
-UNMARKED_KINDS = frozenset({LayerKind.KEYBOARD, LayerKind.SYSTEM_UI})
+UNMARKED_KINDS = frozenset({LayerKind.KEYBOARD, LayerKind.SYSTEM_UI, LayerKind.DECOR})
 # Layers that are not dialogs even when drawn above the app.
-NOT_DIALOG_KINDS = frozenset({LayerKind.APP, LayerKind.SYSTEM_UI, LayerKind.KEYBOARD, LayerKind.LAUNCHER})
+NOT_DIALOG_KINDS = frozenset(
+    {LayerKind.APP, LayerKind.SYSTEM_UI, LayerKind.KEYBOARD, LayerKind.LAUNCHER, LayerKind.DECOR}
+)
 TITLE_IDS = frozenset(
     {"title", "toolbar_title", "action_bar_title", "tv_title", "title_text", "header_title", "alertTitle"}
 )
@@ -78,7 +81,7 @@ _PUNCTUATION = re.compile(r"[\s.,!?:;'\"()\[\]，。！？：；、（）]+")
 
 
 def _markable(node: Node) -> bool:
-    return node.interactive and node.visible and node.bounds.area > 0
+    return actionable(node)
 
 
 def _marks(layers: list[Layer]) -> list[Mark]:
@@ -89,7 +92,7 @@ def _marks(layers: list[Layer]) -> list[Mark]:
         layer = layers[i]
         if layer.kind in UNMARKED_KINDS:
             continue
-        above = [other.bounds for other in layers[i + 1 :]]
+        above = [cover for other in layers[i + 1 :] if (cover := other.cover) is not None]
         nodes = [
             node
             for node in layer.nodes()

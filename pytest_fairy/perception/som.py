@@ -38,6 +38,8 @@ LAYER_COLOURS: dict[LayerKind, tuple[int, int, int]] = {
     LayerKind.KEYBOARD: (128, 128, 0),
     LayerKind.SYSTEM_UI: (90, 90, 90),
     LayerKind.LAUNCHER: (60, 120, 60),
+    LayerKind.SHADE: (90, 90, 90),  # system UI drawn over the app; the bars themselves are never marked
+    LayerKind.DECOR: (90, 90, 90),  # never marked
 }
 # The colours in words, as the model is told them (prompts/system.md): it must be able to tell a dialog's
 # marks from the app's behind it by what it sees.
@@ -51,6 +53,8 @@ LAYER_COLOUR_NAMES: dict[LayerKind, str] = {
     LayerKind.KEYBOARD: "olive",
     LayerKind.SYSTEM_UI: "grey",
     LayerKind.LAUNCHER: "green",
+    LayerKind.SHADE: "grey",
+    LayerKind.DECOR: "grey",
 }
 BADGE_TEXT_COLOUR = (255, 255, 255)
 
@@ -65,8 +69,8 @@ def colour_legend() -> str:
         LayerKind.PERMISSION: "a permission request",
         LayerKind.SYSTEM_DIALOG: "a system dialog",
         LayerKind.KEYBOARD: "the keyboard",
-        LayerKind.SYSTEM_UI: "the system bars",
         LayerKind.LAUNCHER: "the launcher",
+        LayerKind.SHADE: "the notification shade or lock screen",
     }
     return "; ".join(f"{LAYER_COLOUR_NAMES[kind]}: {words[kind]}" for kind in LayerKind if kind in words)
 

@@ -45,7 +45,10 @@ def v(cls: str, bounds: tuple[int, int, int, int], *children: V, text: str = "",
 
 def _xml(view: V, index: int, pkg: str) -> str:
     package = view.pkg or pkg
-    rid = view.rid if (":" in view.rid or not view.rid) else f"{package}:id/{view.rid}"
+    if view.rid.startswith("#"):  # an HTML element's id in a WebView: written bare, as Chrome does
+        rid = view.rid[1:]
+    else:
+        rid = view.rid if (":" in view.rid or not view.rid) else f"{package}:id/{view.rid}"
     values: dict[str, object] = {
         "index": index, "text": view.text, "resource-id": rid, "class": view.cls, "package": package,
         "content-desc": view.desc, "checkable": False, "checked": False, "clickable": False,

@@ -62,7 +62,7 @@ def test_each_kind_of_window_over_the_app(window: V, kind: LayerKind) -> None:
 
 def test_modal_kinds_block_what_is_below() -> None:
     modal = {kind for kind in K if Layer(kind, Node(), "").modal}
-    assert modal == {K.DIALOG, K.BOTTOM_SHEET, K.PERMISSION, K.SYSTEM_DIALOG}
+    assert modal == {K.DIALOG, K.BOTTOM_SHEET, K.PERMISSION, K.SYSTEM_DIALOG, K.SHADE}
 
 
 def test_launcher_is_the_base_when_no_app_is_open() -> None:

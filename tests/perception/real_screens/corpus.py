@@ -1,0 +1,100 @@
+"""The real-screens corpus: public uiautomator dumps of real apps (dumps/, sources in SOURCES.md) and what a
+person sees on each (expected.yaml, written by reading the dumps, not from pytest_fairy's rules).
+
+`measure()` holds perception against it: which of the actionable elements a person sees got a mark, and
+whether a real dialog, sheet, popup or shade is recognised as modal (and nothing else is). A mark covers an
+expected element when their boxes overlap by half (IoU >= 0.5), or when each one's centre lies inside
+the other (a row marked where its only clickable child was expected, and the other way round).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pytest_fairy.perception.screen import Screen, build_screen
+
+HERE = Path(__file__).resolve().parent
+DUMPS = HERE / "dumps"
+MODAL_SURFACES = frozenset({"dialog", "sheet", "popup", "shade"})
+_BOX = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
+Box = tuple[int, int, int, int]
+
+
+@cache
+def expected() -> dict[str, Any]:
+    return dict(yaml.safe_load((HERE / "expected.yaml").read_text(encoding="utf-8")))
+
+
+def box(text: str) -> Box:
+    found = _BOX.fullmatch(text.strip())
+    assert found, text
+    left, top, right, bottom = map(int, found.groups())
+    return left, top, right, bottom
+
+
+def _iou(a: Box, b: Box) -> float:
+    inter = max(0, min(a[2], b[2]) - max(a[0], b[0])) * max(0, min(a[3], b[3]) - max(a[1], b[1]))
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _centre_in(a: Box, b: Box) -> bool:
+    x, y = (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
+    return b[0] <= x <= b[2] and b[1] <= y <= b[3]
+
+
+def covers(mark: Box, element: Box) -> bool:
+    return _iou(mark, element) >= 0.5 or (_centre_in(mark, element) and _centre_in(element, mark))
+
+
+@dataclass(frozen=True)
+class Measured:
+    name: str
+    expected: int  # actionable elements a person sees
+    found: int  # of those, the ones a mark covers
+    marks: int
+    marks_on_expected: int  # marks that cover an expected element
+    modal: str  # what the person sees in front: none, dialog, sheet, popup, shade
+    window_only: bool  # a dump of the modal's window alone: nothing behind it to tell it from
+    has_dialog: bool  # what perception says
+
+    @property
+    def recall(self) -> float:
+        return self.found / self.expected if self.expected else 1.0
+
+    @property
+    def modal_ok(self) -> bool:
+        if self.modal == "none":
+            return not self.has_dialog
+        return self.window_only or self.has_dialog
+
+
+def screen_of(name: str) -> Screen:
+    return build_screen((DUMPS / name).read_bytes().decode("utf-8"))
+
+
+def measure(name: str) -> Measured:
+    entry = expected()[name]
+    screen = screen_of(name)
+    marks = [(m.bounds.left, m.bounds.top, m.bounds.right, m.bounds.bottom) for m in screen.marks]
+    wanted = [box(item["bounds"]) for item in entry.get("actionable") or []]
+    return Measured(
+        name=name,
+        expected=len(wanted),
+        found=sum(1 for element in wanted if any(covers(m, element) for m in marks)),
+        marks=len(marks),
+        marks_on_expected=sum(1 for m in marks if any(covers(m, element) for element in wanted)),
+        modal=entry["modal"],
+        window_only="only" in (entry.get("note") or ""),
+        has_dialog=screen.has_dialog,
+    )
+
+
+def names() -> list[str]:
+    return sorted(expected())
