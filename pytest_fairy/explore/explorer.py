@@ -30,6 +30,7 @@ from pytest_fairy.explore.decisions import (
     StepContext,
     witness,
 )
+from pytest_fairy.explore.families import FAMILY_LIMIT, Families
 from pytest_fairy.explore.guard import GuardLimits, LoopGuard, VerdictKind
 from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.oracles import Observation
@@ -66,6 +67,8 @@ class ExplorerSettings:
     # Real devices need a moment for the UI to settle after an action; the virtual device does not.
     settle_seconds: float = 0.0
     guard: GuardLimits = field(default_factory=GuardLimits)
+    # Pages of one layout kept apart as states before the rest fold into the first (explore/families.py).
+    family_limit: int = FAMILY_LIMIT
 
 
 class Explorer:
@@ -96,7 +99,8 @@ class Explorer:
     def explore(self, target: Target, mission: Mission | None = None) -> Exploration:
         mission = mission or Mission()
         budget = Budget.start(BudgetLimits.of(target), self.clock)
-        run = Run(target, mission, LoopGuard(self.settings.guard), budget)
+        families = Families(self.settings.family_limit)
+        run = Run(target, mission, LoopGuard(self.settings.guard), budget, families)
         ending, course = self._loop(run)
         story = run.story(ending, course)
         try:

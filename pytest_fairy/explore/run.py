@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from pytest_fairy.explore.budget import Budget
 from pytest_fairy.explore.decisions import Plan, StepContext, Usage
+from pytest_fairy.explore.families import Families
 from pytest_fairy.explore.guard import GuardVerdict, LoopGuard, VerdictKind
 from pytest_fairy.explore.mission import Mission
-from pytest_fairy.explore.state import StateId
+from pytest_fairy.explore.state import StateId, layout_of
 from pytest_fairy.explore.step import MOVED, Arrival, Course, Ending, Reading, outcome_of
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.tree import FeatureTree, SummaryLimits, TreeError
@@ -26,11 +27,19 @@ BRAIN_SUMMARY = SummaryLimits(max_path=0)
 class Run:
     """One exploration's memory, and the phases that read or grow it."""
 
-    def __init__(self, target: Target, mission: Mission, guard: LoopGuard, budget: Budget) -> None:
+    def __init__(
+        self,
+        target: Target,
+        mission: Mission,
+        guard: LoopGuard,
+        budget: Budget,
+        families: Families | None = None,
+    ) -> None:
         self.target = target
         self.mission = mission
         self.guard = guard
         self.budget = budget
+        self.families = families or Families()
         self.tree = tree_for(target)
         # The spec's own structure until the brain has planned (a run that fails before keeps it).
         self.plan = Plan(root=target.feature, sub_features=target.sub_features)
@@ -55,7 +64,9 @@ class Run:
         self.tree.focus(name)
 
     def arrive(self, seen: Perception, state: StateId, course: Course) -> Arrival:
-        """Record in the tree the screen the course's last action led to; say what that action did."""
+        """Record in the tree the screen the course's last action led to (a page of a known layout as its
+        family's state, see `families`); say what that action did."""
+        state = self.families.canonical(state, layout_of(seen.screen))
         attempt = course.awaiting
         change = self.tree.record(
             step=course.steps,
