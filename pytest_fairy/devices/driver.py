@@ -257,6 +257,17 @@ class U2Device:
 
         return self._run("read the window size", size)
 
+    def toasts(self) -> list[str]:
+        """The toast uiautomator2's watcher saw since the last call, each reported once (`Toasts`)."""
+
+        def read(d: u2.Device, _: adbutils.AdbDevice) -> list[str]:
+            message = d.jsonrpc.getLastToast()
+            if message:
+                d.jsonrpc.clearLastToast()
+            return [str(message)] if message else []
+
+        return self._run("read the last toast", read)
+
     def info(self) -> DeviceInfo:
         def props(_: u2.Device, adb: adbutils.AdbDevice) -> DeviceInfo:
             return DeviceInfo(

@@ -99,6 +99,21 @@ class Diagnostics(Protocol):
     def clear_logcat(self) -> None: ...
 
 
+@runtime_checkable
+class Toasts(Protocol):
+    """The toasts a device shows: never in a hierarchy dump, yet how many apps report a failure."""
+
+    def toasts(self) -> list[str]:
+        """The toasts shown since the last call or showing now, oldest first (a real phone reports each
+        once, through uiautomator2's toast watcher; the virtual device those on screen)."""
+        ...
+
+
+def toasts_of(device: Device) -> list[str]:
+    """The toasts of `device`, or none when it cannot tell (a device without :class:`Toasts`)."""
+    return device.toasts() if isinstance(device, Toasts) else []
+
+
 def diagnostics_of(device: Device) -> Diagnostics:
     """The diagnostics of `device`: the device itself for every shipped one. A device without them could
     not show a crash, so it is refused rather than explored half-blind."""

@@ -5,8 +5,9 @@ no device access. Crashes and ANRs are always looked for, whatever the spec says
 crashes the app is never "done". `must_not` adds conditions on top; `done_when` says when to stop.
 
 What "on screen" means for text conditions: the visible views of every layer except the keyboard and
-the system bars (an IME's "发送" key is not the app's send button). Views under a dialog still count:
-the page is there, only covered.
+the system bars (an IME's "发送" key is not the app's send button), and the toasts shown with the screen
+(never in a dump, yet how many apps say "网络异常"). Views under a dialog still count: the page is there,
+only covered.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ MAX_BLOCKS_PER_KIND = 3  # crash (or ANR) blocks reported from one log
 BLOCK_SCAN_LINES = 200  # how far after "FATAL EXCEPTION" / "ANR in" the block's own lines are looked for
 CHECK_ANCESTOR_DEPTH = 2  # a label's checked state may live on its row, up to this many levels up
 
-IGNORED_LAYERS = frozenset({LayerKind.KEYBOARD, LayerKind.SYSTEM_UI})
+IGNORED_LAYERS = frozenset({LayerKind.KEYBOARD, LayerKind.SYSTEM_UI, LayerKind.DECOR})
 CRASH_DIALOG_WORDS = ("has stopped", "keeps stopping", "停止运行", "已停止")
 ANR_DIALOG_WORDS = ("isn't responding", "is not responding", "没有响应", "无响应", "未响应")
 
@@ -143,6 +144,12 @@ def _names(nodes: Sequence[Node]) -> str:
     return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
+def _with_toasts(toasts: list[str], nodes: list[Node]) -> str:
+    """Toasts first (they go away), then the views: the evidence of a text condition."""
+    shown = ", ".join(f"toast {toast!r}" for toast in toasts)
+    return f"{shown}, {_names(nodes)}" if nodes else shown
+
+
 def _visible(screen: Screen, text: str) -> _Result:
     wanted = text.strip().casefold()
     found = [
@@ -150,6 +157,9 @@ def _visible(screen: Screen, text: str) -> _Result:
         for node in screen_nodes(screen)
         if wanted in node.text.casefold() or wanted in node.content_desc.casefold()
     ]
+    toasts = [toast for toast in screen.toasts if wanted in toast.casefold()]
+    if toasts:
+        return _Result(True, f"on screen: {_with_toasts(toasts, found)}")
     return _Result(bool(found), f"on screen: {_names(found)}" if found else f"no view shows {text!r}")
 
 
@@ -159,6 +169,9 @@ def _text_matches(screen: Screen, pattern: re.Pattern[str]) -> _Result:
         for node in screen_nodes(screen)
         if pattern.search(node.text) or pattern.search(node.content_desc)
     ]
+    toasts = [toast for toast in screen.toasts if pattern.search(toast)]
+    if toasts:
+        return _Result(True, f"matching: {_with_toasts(toasts, found)}")
     if found:
         return _Result(True, f"matching: {_names(found)}")
     return _Result(False, f"no view matches /{pattern.pattern}/")

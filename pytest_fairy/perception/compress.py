@@ -50,6 +50,9 @@ class Readable(Protocol):
     def activity(self) -> str: ...
 
     @property
+    def toasts(self) -> tuple[str, ...]: ...
+
+    @property
     def package(self) -> str: ...
 
     @property
@@ -247,6 +250,7 @@ def compress(screen: Readable) -> str:
     lines: list[str] = []
     if screen.activity or screen.package:
         lines.append(f"activity: {screen.package}/{screen.activity}".replace("//", "/").rstrip("/"))
+    lines.extend(f"[toast] {' '.join(toast.split())}" for toast in screen.toasts)
     modal = [i for i, layer in enumerate(screen.layers) if layer.modal]
     lowest = modal[-1] if modal else 0
     for i in range(len(screen.layers) - 1, -1, -1):

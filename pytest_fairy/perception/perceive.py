@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from pytest_fairy.devices.protocol import Device
+from pytest_fairy.devices.protocol import Device, toasts_of
 from pytest_fairy.errors import PerceptionError
 from pytest_fairy.perception.screen import Screen, build_screen
 from pytest_fairy.perception.som import DEFAULT_JPEG_QUALITY, DEFAULT_LONG_EDGE, SomImages, render_som
@@ -34,8 +34,9 @@ def perceive(
     xml = device.dump_hierarchy()
     # Taken right after the dump so that boxes and pixels show the same moment as far as possible.
     screenshot = device.screenshot()
+    toasts = toasts_of(device)
     try:
-        screen = build_screen(xml, activity=app.activity, package=app.package)
+        screen = build_screen(xml, activity=app.activity, package=app.package, toasts=toasts)
     except PerceptionError as exc:
         raise PerceptionError(f"device {device.serial}: {exc}") from exc
     som = render_som(screenshot, screen, llm_long_edge=llm_long_edge, jpeg_quality=jpeg_quality)

@@ -10,7 +10,7 @@ instead); all of them still appear in the text as context.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from pytest_fairy.perception.actionable import actionable
@@ -144,6 +144,8 @@ class Screen:
     package: str = ""
     xml: str = field(default="", repr=False)
     text: str = field(default="", repr=False)
+    # Toasts the device showed with this screen: never in the dump, part of what a person sees.
+    toasts: tuple[str, ...] = ()
 
     @property
     def bounds(self) -> Bounds:
@@ -233,13 +235,16 @@ class Screen:
         return self.package
 
 
-def build_screen(xml: str, *, activity: str = "", package: str = "") -> Screen:
-    """Parse a dump and derive everything: layers, marks with refs, and the compressed text."""
+def build_screen(
+    xml: str, *, activity: str = "", package: str = "", toasts: Sequence[str] = ()
+) -> Screen:
+    """Parse a dump and derive everything: layers, marks with refs, and the compressed text. `toasts`
+    are the ones the device showed with it (`devices.protocol.Toasts`)."""
     windows = parse_hierarchy(xml)
     layers = detect_layers(windows, package)
     if not package:
         app = next((layer for layer in layers if layer.kind is LayerKind.APP), None)
         package = app.package if app is not None else ""
-    screen = Screen(windows, layers, _marks(layers), activity, package, xml)
+    screen = Screen(windows, layers, _marks(layers), activity, package, xml, toasts=tuple(toasts))
     screen.text = compress(screen)
     return screen

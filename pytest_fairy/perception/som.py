@@ -57,6 +57,7 @@ LAYER_COLOUR_NAMES: dict[LayerKind, str] = {
     LayerKind.DECOR: "grey",
 }
 BADGE_TEXT_COLOUR = (255, 255, 255)
+TOAST_CAPTION_COLOUR = (40, 40, 40)
 
 
 def colour_legend() -> str:
@@ -159,6 +160,18 @@ def _badge(label: str, colour: tuple[int, int, int], font_px: int, pad: int) -> 
     return badge
 
 
+def caption_toasts(image: Image.Image, toasts: tuple[str, ...], scale: float) -> None:
+    """The screen's toasts as a caption across the top: a real phone's toast may be gone by the time the
+    screenshot is taken, and the model must still see it (legible at the LLM's scale)."""
+    font_px = max(FULL_MIN_FONT_PX, math.ceil(LLM_MIN_FONT_PX / scale))
+    text = "toast: " + " | ".join(" ".join(t.split()) for t in toasts)
+    face = font(font_px)
+    draw = ImageDraw.Draw(image)
+    pad = font_px // 2
+    draw.rectangle((0, 0, image.width, font_px + 2 * pad), fill=TOAST_CAPTION_COLOUR)
+    draw.text((pad, pad), text, fill=BADGE_TEXT_COLOUR, font=face)
+
+
 def render_som(
     screenshot: Image.Image,
     screen: Screen,
@@ -173,6 +186,8 @@ def render_som(
     scale = min(1.0, llm_long_edge / max(full.size))
     bounds = screen.bounds
     draw_marks(full, screen.marks, (bounds.right, bounds.bottom), scale)
+    if screen.toasts:
+        caption_toasts(full, screen.toasts, scale)
     small = full
     if scale < 1.0:
         size = (max(1, round(full.width * scale)), max(1, round(full.height * scale)))

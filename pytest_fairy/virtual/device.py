@@ -108,9 +108,8 @@ class VirtualDevice:
         """The app's variables right now (read-only view for tests and debugging)."""
         return dict(self._engine.ui.variables)
 
-    @property
     def toasts(self) -> list[str]:
-        """The toast on screen right now, if any (screenshots show it; dumps never do)."""
+        """The toasts on screen right now, oldest first (screenshots show them; dumps never do)."""
         return self._engine.active_toasts()
 
     # ---- the Device protocol --------------------------------------------------------------------

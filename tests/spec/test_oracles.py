@@ -263,3 +263,17 @@ def test_must_not_conditions() -> None:
 
 def test_clean_screen_has_no_defects() -> None:
     assert defects([o("visible", "网络异常"), o("crash")], CART, PKG) == []
+
+
+def test_a_toast_counts_as_on_screen_for_text_conditions_and_is_named_in_the_evidence() -> None:
+    """Toasts are never in a dump; the device reports them beside it (devices.protocol.Toasts)."""
+    from dataclasses import replace
+
+    plain = obs(v("暂无内容"))
+    toasted = Observation(replace(plain.screen, toasts=("网络异常，请稍后重试",)), "", plain.state_name)
+    assert not defects([o("visible", "网络异常")], plain, PKG)
+    (finding,) = defects([o("visible", "网络异常")], toasted, PKG)
+    assert finding.evidence == "on screen: toast '网络异常，请稍后重试'"
+    assert done([o("text_matches", r"网络异常.*重试")], toasted).holds
+    assert not done([o("not_visible", "网络异常")], toasted).holds
+    assert not done([o("text_matches", r"网络异常")], plain).holds

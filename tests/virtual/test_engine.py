@@ -135,11 +135,11 @@ def test_cart_counter_and_toast(food: VirtualDevice, clock: ManualClock) -> None
     assert "已加入购物车（大份）" not in texts(food)  # toasts are never in a dump
     # Android queues toasts: one on screen at a time, the second after the first has gone.
     duration = food.app_model.device.toast_duration
-    assert food.toasts == ["已加入购物车（大份）"]
+    assert food.toasts() == ["已加入购物车（大份）"]
     clock.advance(duration + 0.1)
-    assert food.toasts == ["已加入购物车（大份）"]
+    assert food.toasts() == ["已加入购物车（大份）"]
     clock.advance(duration)
-    assert food.toasts == []
+    assert food.toasts() == []
     food.press(Key.BACK)
     assert "购物车 (2)" in texts(food)
 

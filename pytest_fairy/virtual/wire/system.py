@@ -57,6 +57,8 @@ class WiredDevice(Device, Diagnostics, Protocol):
 
     def installed_packages(self) -> list[str]: ...
 
+    def toasts(self) -> list[str]: ...
+
 
 class _RecordedSettings(dict[str, str]):
     """A settings table that records writes of the input-method settings in `changes`."""

@@ -77,6 +77,7 @@ class UiautomatorServer:
     def __init__(self, system: AndroidSystem) -> None:
         self.system = system
         self.device = system.device
+        self._last_toast: str | None = None
         self._methods: dict[str, Callable[..., Any]] = {
             "dumpWindowHierarchy": self.dump_window_hierarchy,
             "takeScreenshot": self.take_screenshot,
@@ -91,6 +92,8 @@ class UiautomatorServer:
             "setClipboard": self.set_clipboard,
             "getClipboard": self.get_clipboard,
             "pasteClipboard": self.paste_clipboard,
+            "getLastToast": self.get_last_toast,
+            "clearLastToast": self.clear_last_toast,
             "setText": self.set_text,
             "clearTextField": self.clear_text_field,
             "getText": self.get_text,
@@ -290,6 +293,17 @@ class UiautomatorServer:
             "screenOn": True,
             "sdkInt": int(sdk) if sdk.isdigit() else 0,
         }
+
+    def get_last_toast(self) -> str | None:
+        """The newest toast the watcher saw, kept until cleared (the real server's accessibility watcher
+        catches each toast as it shows; here, the toasts on screen when asked)."""
+        showing = self.system.call(self.device.toasts)
+        if showing:
+            self._last_toast = showing[-1]
+        return self._last_toast
+
+    def clear_last_toast(self) -> None:
+        self._last_toast = None
 
     def set_clipboard(self, label: str | None, text: str | None) -> None:
         self.system.clipboard = None if text is None else str(text)
