@@ -12,6 +12,10 @@ Escalation: a loop signal first warns the brain; if it persists, the guard asks 
 the dialog, else back, else restart). Once an escape has been made, the next loop goes straight to the
 next, stronger escape, and after `max_escapes` escapes without discovering a new state it stops the run
 as inconclusive. Discovering a new state is real progress and resets the escalation.
+
+The guard has no step cap of its own: how many steps a run may take is the feature's `max_steps` (or
+--fairy-max-steps), which the step budget (`pytest_fairy.explore.budget`) enforces. A cap here would
+only be a second, hidden one (it used to stop every run at step 100, whatever the spec said).
 """
 
 from __future__ import annotations
@@ -70,8 +74,6 @@ class GuardLimits:
     stagnation_warn: int = 8
     stagnation_escape: int = 12
     stagnation_stop: int = 16
-    # A safety net above the feature's own step budget, not the working budget.
-    max_steps: int = 100
     max_escapes: int = 3
     evidence_steps: int = 8
 
@@ -90,7 +92,7 @@ class GuardLimits:
                     f"GuardLimits: need 1 <= {low} <= {high}, got "
                     f"{getattr(self, low)} and {getattr(self, high)}"
                 )
-        for name in ("max_steps", "max_escapes", "evidence_steps"):
+        for name in ("max_escapes", "evidence_steps"):
             if getattr(self, name) < 1:
                 raise ValueError(f"GuardLimits: {name} must be at least 1, got {getattr(self, name)}")
 
@@ -299,8 +301,6 @@ class LoopGuard:
             found.append(_Signal(_Level.STOP, f"{self._failures} actions failed in a row"))
         elif self._failures >= lim.failures_warn:
             found.append(_Signal(_Level.WARN, f"{self._failures} actions failed in a row"))
-        if step >= lim.max_steps:
-            found.append(_Signal(_Level.STOP, f"step cap of {lim.max_steps} reached"))
         return found
 
     def _escape_for(self, state: StateId) -> Escape:

@@ -69,7 +69,7 @@ def run(steps: int, som: bytes | None = None) -> Iterator[StepContext]:
     image = som if som is not None else jpeg()
     tree = FeatureTree()
     tree.add_feature(TARGET.feature)
-    guard = LoopGuard(GuardLimits(max_steps=10 * steps + 100, stagnation_stop=10 * steps + 100))
+    guard = LoopGuard(GuardLimits(stagnation_stop=10 * steps + 100))
     before: StateId | None = None
     action: str | None = None
     for step in range(1, steps + 1):

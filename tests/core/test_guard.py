@@ -164,12 +164,12 @@ def test_a_new_state_resets_the_escalation() -> None:
     assert walk.verdicts[-1].kind is WARN  # warned first again, not escaped at once
 
 
-def test_step_cap_stops() -> None:
-    walk = Walk(GuardLimits(max_steps=10))
-    for i in range(10):
+def test_the_guard_has_no_step_cap_of_its_own() -> None:
+    """Steps are the feature's budget (max_steps), not the guard's: 500 steps of progress never stop."""
+    walk = Walk()
+    for i in range(500):
         walk.see(sid(f"s{i}"), None if i == 0 else f"tap [{i}]")
-    assert walk.kinds() == [OK] * 9 + [STOP]
-    assert "step cap" in walk.verdicts[-1].reason
+    assert set(walk.kinds()) == {OK}
 
 
 @pytest.mark.parametrize("flow", ["screens", "form", "list"])
