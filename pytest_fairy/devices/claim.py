@@ -91,14 +91,29 @@ class DeviceClaim:
             return f"{self.lease.owner()}, by its lease on the device"
         return self.lock.owner()
 
-    def release(self) -> None:
+    def release(self, *, answering: bool = True) -> None:
         """The lease, then the lock. A lease that cannot be removed is a warning, not an error of the item:
-        it expires by itself."""
+        it expires by itself. A device that stopped answering (`answering=False`) is not asked again: its
+        lease is left to expire, and the lock is released at once."""
         try:
-            if self.lease is not None:
+            if self.lease is not None and answering:
                 self._release_lease(self.lease)
+            elif self.lease is not None:
+                self._abandon_lease(self.lease)
         finally:
             self.lock.release()
+
+    @staticmethod
+    def _abandon_lease(lease: DeviceLease) -> None:
+        from pytest_fairy.devices.lease import LeaseWarning
+
+        if lease.abandon():
+            warnings.warn(
+                f"device {lease.serial} stopped answering: its lease stays on it until it expires "
+                f"(within {lease.settings.ttl:.0f}s)",
+                LeaseWarning,
+                stacklevel=3,
+            )
 
     @staticmethod
     def _release_lease(lease: DeviceLease) -> None:

@@ -6,18 +6,21 @@ adbutils (shell, app control) and uiautomator2 (hierarchy, screenshots, gestures
 
 Every adbutils / uiautomator2 exception is translated here into `DeviceError` (the serial and what was
 being done). When a call fails and the device no longer answers, the driver reconnects (bounded attempts
-with backoff, `Reconnect`) and retries the call; a device that stays away raises `DeviceLost`.
+with backoff, `Reconnect`) and retries the call; a device that stays away raises `DeviceLost`. Every call
+has a deadline (`Deadlines`, ini `fairy_device_timeout`, pytest_fairy/devices/deadline.py): a device that
+misses it and does not answer again within one more limit raises `DeviceNotAnswering`.
 """
 
 from __future__ import annotations
 
+import functools
 import http.client
 import io
 import os
 import re
 import socket
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -25,23 +28,22 @@ import adbutils
 import uiautomator2 as u2
 from PIL import Image, UnidentifiedImageError
 
+from pytest_fairy.devices import deadline
 from pytest_fairy.devices import typing as typist
+from pytest_fairy.devices.deadline import Reconnect, is_network_serial
 from pytest_fairy.devices.protocol import AppRef, DeviceInfo, DeviceLost, Key
+from pytest_fairy.devices.settings import DEFAULT_DEVICE_TIMEOUT
 from pytest_fairy.errors import DeviceError
 
 T = TypeVar("T")
+_reason = deadline.describe
 
 DEFAULT_ADB_HOST = "127.0.0.1"
 DEFAULT_ADB_PORT = 5037
-# How long a TCP probe of the adb server, or a device's health check, may take.
-PROBE_SECONDS = 3.0
-# A shell command that hangs (a wedged device) must not hang the run.
-SHELL_TIMEOUT_SECONDS = 30.0
 U2_SERVER_PORT = 9008
 LAUNCHER_CATEGORY = "android.intent.category.LAUNCHER"
 # Signs in `am start` / `monkey` output that the launch did not happen (both may exit 0 regardless).
 _LAUNCH_FAILED = ("Error:", "Error type", "No activities found", "monkey aborted", "Exception")
-_NETWORK_SERIAL = re.compile(r"^[\w.\-\[\]:]+:\d+$")
 _VERSION_NAME = re.compile(r"versionName=(\S+)")
 # Failures that may mean the device (or the adb server) went away; anything else is a plain error.
 _TRANSPORT_ERRORS: tuple[type[BaseException], ...] = (
@@ -50,7 +52,8 @@ _TRANSPORT_ERRORS: tuple[type[BaseException], ...] = (
     http.client.HTTPException,
     u2.exceptions.DeviceError,
 )
-_REATTACH_ERRORS: tuple[type[BaseException], ...] = (DeviceError, *_TRANSPORT_ERRORS)
+_MISSED_OR_TRANSPORT: tuple[type[BaseException], ...] = (deadline.DeadlineMissed, *_TRANSPORT_ERRORS)
+_REATTACH_ERRORS: tuple[type[BaseException], ...] = (DeviceError, *_MISSED_OR_TRANSPORT)
 _KEYS = {Key.BACK: "back", Key.HOME: "home", Key.ENTER: "enter"}
 
 
@@ -81,7 +84,7 @@ class AdbServerAddress:
     def __str__(self) -> str:
         return f"{self.host}:{self.port}"
 
-    def reachable(self, timeout: float = PROBE_SECONDS) -> bool:
+    def reachable(self, timeout: float = deadline.PROBE_SECONDS) -> bool:
         """Whether something accepts connections there. Checked before adbutils is used, because
         adbutils answers a refused connection by starting an adb server of its own on another port."""
         try:
@@ -90,47 +93,8 @@ class AdbServerAddress:
         except OSError:
             return False
 
-    def client(self) -> adbutils.AdbClient:
-        return adbutils.AdbClient(host=self.host, port=self.port, socket_timeout=SHELL_TIMEOUT_SECONDS)
-
-
-class _NoDelayAdbDevice(adbutils.AdbDevice):
-    """An AdbDevice whose device-port sockets (uiautomator2's HTTP) have TCP_NODELAY set.
-
-    uiautomator2 writes each request's headers and body separately; without TCP_NODELAY, Nagle's
-    algorithm holds the body until the adb server's delayed ACK, about 40 ms on every call.
-    """
-
-    def create_connection(self, network: adbutils.Network, address: int | str) -> socket.socket:
-        sock = super().create_connection(network, address)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        return sock
-
-
-@dataclass(frozen=True)
-class Reconnect:
-    """How hard to try when a device stops answering: `attempts` tries, waiting `first_delay`, then
-    `backoff` times longer each time (at most `max_delay`); each try waits up to `wait_seconds` for adb to
-    list the device again."""
-
-    attempts: int = 4
-    first_delay: float = 0.5
-    backoff: float = 2.0
-    max_delay: float = 4.0
-    wait_seconds: float = 5.0
-    # How many times one call is retried after successful reconnects before it counts as lost.
-    retries_per_call: int = 2
-
-    def delays(self) -> Iterator[float]:
-        delay = self.first_delay
-        for _ in range(self.attempts):
-            yield delay
-            delay = min(delay * self.backoff, self.max_delay)
-
-
-def is_network_serial(serial: str) -> bool:
-    """`HOST:PORT` serials are `adb connect`ed devices: the driver may connect them again itself."""
-    return bool(_NETWORK_SERIAL.match(serial))
+    def client(self, timeout: float = DEFAULT_DEVICE_TIMEOUT) -> adbutils.AdbClient:
+        return adbutils.AdbClient(host=self.host, port=self.port, socket_timeout=timeout)
 
 
 @dataclass
@@ -143,7 +107,10 @@ class U2Device:
     u2_port: int = U2_SERVER_PORT
     # May typing install uiautomator2's IME APK and switch the keyboard (ini fairy_allow_ime_install)?
     allow_ime_install: bool = False
+    deadlines: deadline.Deadlines = field(default_factory=deadline.Deadlines)
     lost: bool = False
+    # Why the device counts as not answering (it missed a deadline and did not come back), else None.
+    silence: deadline.DeviceNotAnswering | None = None
     reconnects: int = 0
     _adb_device: adbutils.AdbDevice | None = field(default=None, repr=False)
     _u2: u2.Device | None = field(default=None, repr=False)
@@ -158,12 +125,15 @@ class U2Device:
 
     def open(self) -> None:
         """Attach to the device and start (or find) its uiautomator2 server."""
-        if not self.adb.reachable():
+        self._adb_device, self._u2 = self._attach()
+
+    def _attach(self) -> tuple[adbutils.AdbDevice, u2.Device]:
+        if not self.adb.reachable(self.deadlines.probe_seconds):
             raise DeviceError(self.serial_name, "connect", f"no adb server answers at {self.adb}")
         try:
-            adb_device = _NoDelayAdbDevice(self.adb.client(), serial=self.serial_name)
-            self._u2 = u2.connect(adb_device, port=self.u2_port)
-            self._adb_device = adb_device
+            limit = self.deadlines.call
+            adb_device = deadline.BoundedAdbDevice(self.adb.client(limit), self.serial_name, limit)
+            return adb_device, u2.connect(adb_device, port=self.u2_port)
         except _TRANSPORT_ERRORS as exc:
             raise DeviceError(self.serial_name, "start the uiautomator2 server", _reason(exc)) from exc
         except u2.exceptions.BaseException as exc:
@@ -189,7 +159,7 @@ class U2Device:
                 image = d.screenshot()
             except u2.exceptions.RPCError:
                 # Some devices refuse uiautomator screenshots (secure windows, old ROMs): screencap can.
-                image = _png(adb.shell(["screencap", "-p"], encoding=None, timeout=SHELL_TIMEOUT_SECONDS))
+                image = _png(adb.shell(["screencap", "-p"], encoding=None))
             return image.convert("RGB")
 
         return self._run("take a screenshot", shoot)
@@ -235,7 +205,7 @@ class U2Device:
         else:
             command = ["monkey", "-p", package, "-c", LAUNCHER_CATEGORY, "1"]
         doing = f"launch {package}" + (f"/{activity}" if activity else "")
-        result = self._run(doing, lambda _, adb: adb.shell2(command, timeout=SHELL_TIMEOUT_SECONDS))
+        result = self._run(doing, lambda _, adb: adb.shell2(command, timeout=self.deadlines.call))
         failed = [line for line in result.output.splitlines() if line.strip().startswith(_LAUNCH_FAILED)]
         if result.returncode != 0 or failed:
             raise DeviceError(self.serial, doing, "; ".join(failed) or result.output.strip() or "failed")
@@ -296,7 +266,7 @@ class U2Device:
         """Run a command given as a list of words (each one quoted): its output, decoded leniently."""
 
         def run(_: u2.Device, adb: adbutils.AdbDevice) -> str:
-            raw = adb.shell(args, encoding=None, timeout=SHELL_TIMEOUT_SECONDS)
+            raw = adb.shell(args, encoding=None)
             return bytes(raw).decode("utf-8", errors="replace")
 
         return self._run(doing, run)
@@ -327,49 +297,75 @@ class U2Device:
         self._installed.add(package)
 
     def _run(self, doing: str, op: Callable[[u2.Device, adbutils.AdbDevice], T]) -> T:
-        """Do `op`, translating errors; reconnect and retry when the device stopped answering."""
+        """Do `op` within its deadline, translating errors; reconnect and retry when the device stopped
+        answering. After a missed deadline, the reconnects and retries together get one more limit."""
+        if self.silence is not None:
+            raise self.silence.again()
         if self.lost:
             raise DeviceLost(self.serial, doing, "the device was lost earlier in this run")
+        late: deadline.Budget | None = None  # started by the first missed deadline
         for retry in range(self.reconnect.retries_per_call + 1):
             if self._u2 is None or self._adb_device is None:
-                self._come_back(doing, None)
-            assert self._u2 is not None and self._adb_device is not None
+                self._come_back(doing, None, late)
+            device, adb = self._u2, self._adb_device
+            assert device is not None and adb is not None
+            limit = self.deadlines.call if late is None else late.left()
             try:
-                return op(self._u2, self._adb_device)
+                return deadline.within(limit, functools.partial(op, device, adb), name=doing)
             except u2.exceptions.RPCError as exc:
                 raise DeviceError(self.serial, doing, _reason(exc)) from exc
-            except _TRANSPORT_ERRORS as exc:
-                if self._answers():
+            except _MISSED_OR_TRANSPORT as exc:
+                if deadline.no_answer(exc):
+                    late = late or deadline.Budget(self.deadlines.call)
+                    if retry == self.reconnect.retries_per_call or not late.left():
+                        raise self._silenced(doing) from exc
+                elif self._answers():
                     raise DeviceError(self.serial, doing, _reason(exc)) from exc
-                if retry == self.reconnect.retries_per_call:
+                elif retry == self.reconnect.retries_per_call:
                     self.lost = True
                     raise DeviceLost(self.serial, doing, f"stopped answering again: {_reason(exc)}") from exc
-                self._come_back(doing, exc)
+                self._come_back(doing, exc, late)
         raise AssertionError("unreachable: the loop returns or raises")
+
+    def _silenced(self, doing: str) -> deadline.DeviceNotAnswering:
+        """The device missed its deadline and did not answer again: lost, and every later call says so."""
+        self.lost = True
+        self.close()
+        reason = f"no answer in {self.deadlines.call:g} s"
+        self.silence = deadline.DeviceNotAnswering(self.serial, doing, reason)
+        return self.silence
 
     def _answers(self) -> bool:
         """Whether the device answers a trivial shell command: tells a failed call from a lost device."""
-        if self._adb_device is None or not self.adb.reachable():
+        probe, adb = self.deadlines.probe_seconds, self._adb_device
+        if adb is None or not self.adb.reachable(probe):
             return False
         try:
-            return self._adb_device.shell(["echo", "ok"], timeout=PROBE_SECONDS).strip() == "ok"
-        except _TRANSPORT_ERRORS:
+            echo = deadline.within(probe, lambda: str(adb.shell(["echo", "ok"], timeout=probe)))
+            return echo.strip() == "ok"
+        except _MISSED_OR_TRANSPORT:
             return False
 
-    def _come_back(self, doing: str, cause: BaseException | None) -> None:
-        """Reconnect with bounded attempts and backoff; DeviceLost when the device stays away."""
+    def _come_back(self, doing: str, cause: BaseException | None, late: deadline.Budget | None) -> None:
+        """Reconnect with bounded attempts and backoff; DeviceLost when the device stays away. After a
+        missed deadline (`late`), the attempts stop when its budget is spent: DeviceNotAnswering."""
         self.close()
         last = _reason(cause) if cause else "not connected"
         started = time.monotonic()
         for delay in self.reconnect.delays():
+            if late is not None and late.left() <= delay:
+                break
             time.sleep(delay)
+            limit = self.deadlines.call if late is None else late.left()
             try:
-                self._reattach()
+                self._adb_device, self._u2 = deadline.within(limit, self._reattach, name="reconnect")
             except _REATTACH_ERRORS as exc:
                 last = exc.reason if isinstance(exc, DeviceError) else _reason(exc)
                 continue
             self.reconnects += 1
             return
+        if late is not None:
+            raise self._silenced(doing) from cause
         self.lost = True
         raise DeviceLost(
             self.serial,
@@ -378,15 +374,15 @@ class U2Device:
             f"{time.monotonic() - started:.1f}s (last: {last})",
         ) from cause
 
-    def _reattach(self) -> None:
-        if not self.adb.reachable():
+    def _reattach(self) -> tuple[adbutils.AdbDevice, u2.Device]:
+        if not self.adb.reachable(self.deadlines.probe_seconds):
             raise DeviceError(self.serial, "reconnect", f"no adb server answers at {self.adb}")
-        client = self.adb.client()
+        client = self.adb.client(self.deadlines.call)
         if is_network_serial(self.serial):
             # adb forgets a network device whose connection dropped; `adb connect` brings it back.
             client.connect(self.serial, timeout=self.reconnect.wait_seconds)
         client.wait_for(self.serial, state="device", timeout=self.reconnect.wait_seconds)
-        self.open()
+        return self._attach()
 
 
 def _png(data: bytes) -> Image.Image:
@@ -396,8 +392,3 @@ def _png(data: bytes) -> Image.Image:
         return image
     except (UnidentifiedImageError, OSError) as exc:
         raise u2.exceptions.AdbShellError(f"screencap -p gave no PNG ({len(data)} bytes)") from exc
-
-
-def _reason(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0] if text else 'no message'}"

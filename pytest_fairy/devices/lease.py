@@ -48,6 +48,7 @@ from types import TracebackType
 
 import adbutils
 
+from pytest_fairy.devices.deadline import BoundedAdbDevice
 from pytest_fairy.devices.driver import AdbServerAddress
 from pytest_fairy.devices.lease_record import (
     OWNERLESS,
@@ -161,6 +162,15 @@ class DeviceLease:
         removed = self._shell(["rm", "-r", self.settings.path], doing)
         if removed.returncode != 0:
             raise DeviceError(self.serial, doing, f"rm -r {self.settings.path}: {removed.output.strip()}")
+
+    def abandon(self) -> bool:
+        """Stop renewing without asking the device anything (it stopped answering): the record expires by
+        itself after `ttl`. Whether a lease was held."""
+        record, self._record = self._record, None
+        self._stop.set()
+        self._heartbeat = None
+        _HELD.discard(self)
+        return record is not None and not self.lost
 
     def holder(self) -> LeaseRecord | None:
         """The record on the device now (None: no lease, or one whose record is being written)."""
@@ -285,7 +295,8 @@ class DeviceLease:
                         return
                     renewed = replace(record, expires=time.time() + self.settings.ttl)
                     self._push(renewed, doing)
-                    self._record = renewed
+                    if not stop.is_set():  # abandon() does not wait for a push: it may end meanwhile
+                        self._record = renewed
             except DeviceError as exc:
                 # Unreachable for now: keep trying while the record could still be renewed in time.
                 if time.time() > record.expires - self.settings.renew_margin_seconds:
@@ -326,7 +337,8 @@ class DeviceLease:
             self._client = adbutils.AdbClient(
                 host=self.adb.host, port=self.adb.port, socket_timeout=self.settings.command_timeout
             )
-        return self._client.device(self.serial)
+        # Bounded: adbutils' own 600 s default would otherwise apply to a shell's handshake with the device.
+        return BoundedAdbDevice(self._client, self.serial, self.settings.command_timeout)
 
 
 def _reason(exc: BaseException) -> str:

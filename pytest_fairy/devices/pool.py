@@ -6,7 +6,9 @@
   then (`fairy_device_lease`, on by default) a `DeviceLease` on the device itself, which runners on other
   hosts of a farm see too. xdist worker gwN prefers devices[N % len] and falls back to any free one,
   waiting up to `device_wait` seconds. The connection (a `U2Device`) is kept by the worker between items;
-  a device that was lost is dropped.
+  a device that was lost is dropped. A device that stopped answering (it missed its deadline,
+  `fairy_device_timeout`) is released without asking it anything, and this worker's later items fail
+  at once with the same reason instead of waiting for it again (another device takes them, if any).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from pytest_fairy.devices.settings import VIRTUAL, DeviceSettings, is_virtual
 from pytest_fairy.errors import DeviceError
 
 if TYPE_CHECKING:  # the driver imports adbutils and uiautomator2: only real-device runs pay for that
+    from pytest_fairy.devices.deadline import Deadlines, DeviceNotAnswering
     from pytest_fairy.devices.driver import AdbServerAddress, Reconnect
     from pytest_fairy.devices.lease import LeaseSettings
 
@@ -61,6 +64,8 @@ class DevicePool:
         self._held: dict[str, DeviceClaim] = {}
         # Real devices, connected on first use; typed loosely so a virtual-only run never imports the driver.
         self._real: dict[str, Device] = {}
+        # Real devices that stopped answering, and why: later items fail at once with that reason.
+        self._silent: dict[str, DeviceNotAnswering] = {}
 
     # ---- session start ---------------------------------------------------------------------------
 
@@ -81,6 +86,7 @@ class DevicePool:
                 claim.release()
             if device is not None:
                 device.reconnect = self._reconnect()
+                device.deadlines = self._deadlines()
                 device.allow_ime_install = self.config.allow_ime_install
                 self._real[serial] = device
 
@@ -177,8 +183,13 @@ class DevicePool:
     def _real_lease(self, serials: list[str], *, fallback: bool) -> Iterator[Device | None]:
         from pytest_fairy.devices.lock import acquire_first
 
-        remaining = list(serials)
-        failures: list[str] = []
+        remaining = [s for s in serials if s not in self._silent]
+        if not remaining:  # every one stopped answering earlier: say so at once, or let a virtual one take it
+            if fallback:
+                yield None
+                return
+            raise self._silent[serials[0]].again()
+        failures: list[str] = [str(self._silent[s]) for s in serials if s in self._silent]
         while remaining:
             claims = [self._claim(s) for s in remaining]
             try:
@@ -197,6 +208,7 @@ class DevicePool:
                 yield None
                 return
             serial = claim.serial
+            answering = True
             try:
                 try:
                     device = self._connected(serial)
@@ -210,11 +222,14 @@ class DevicePool:
                     yield device
                 finally:
                     self._held.pop(serial, None)
+                    silence = getattr(device, "silence", None)
+                    if silence is not None:
+                        self._silent[serial], answering = silence, False
                     if getattr(device, "lost", False):
                         _close(self._real.pop(serial, device))
                 return
             finally:
-                claim.release()
+                claim.release(answering=answering)
         raise DeviceLost(
             serials[0] if len(serials) == 1 else ", ".join(serials), "lease a device", "; ".join(failures)
         )
@@ -224,7 +239,11 @@ class DevicePool:
             from pytest_fairy.devices.driver import U2Device
 
             self._real[serial] = U2Device.connect(
-                serial, self.adb, reconnect=self._reconnect(), allow_ime_install=self.config.allow_ime_install
+                serial,
+                self.adb,
+                reconnect=self._reconnect(),
+                allow_ime_install=self.config.allow_ime_install,
+                deadlines=self._deadlines(),
             )
         return self._real[serial]
 
@@ -232,6 +251,11 @@ class DevicePool:
         from pytest_fairy.devices.driver import Reconnect
 
         return Reconnect(attempts=self.config.reconnect_attempts)
+
+    def _deadlines(self) -> Deadlines:
+        from pytest_fairy.devices.deadline import Deadlines
+
+        return Deadlines(call=self.config.device_timeout)
 
     def _app_model(self, device: str, app_model: Path | None) -> Path | None:
         if device.startswith(VIRTUAL + ":"):

@@ -10,6 +10,8 @@ VIRTUAL = "virtual"
 DEFAULT_DEVICE_WAIT = 3600.0
 # Tries to get a real device back after it stopped answering (pytest_fairy.devices.driver.Reconnect).
 DEFAULT_RECONNECT_ATTEMPTS = 4
+# Seconds each adb, shell, sync and uiautomator2 call of a real device may take (devices/deadline.py).
+DEFAULT_DEVICE_TIMEOUT = 20.0
 
 
 def is_virtual(device: str) -> bool:
@@ -21,8 +23,8 @@ def is_virtual(device: str) -> bool:
 class DeviceSettings:
     """The devices named with --fairy-device, and for real ones: the adb server ("" =
     ANDROID_ADB_SERVER_HOST/PORT or 127.0.0.1:5037), a feature per device with --fairy-matrix, the lock
-    folder, the wait for a free device, reconnect tries, whether to lease the device itself, and whether
-    typing may install and switch to uiautomator2's input method."""
+    folder, the wait for a free device, reconnect tries, whether to lease the device itself, whether
+    typing may install and switch to uiautomator2's input method, and the deadline of each device call."""
 
     devices: tuple[str, ...] = (VIRTUAL,)
     adb_server: str = ""
@@ -34,6 +36,8 @@ class DeviceSettings:
     device_lease: bool = True
     # Typing may install uiautomator2's IME APK and switch the keyboard (pytest_fairy.devices.typing).
     allow_ime_install: bool = False
+    # Seconds a device call may take before the device counts as not answering (fairy_device_timeout).
+    device_timeout: float = DEFAULT_DEVICE_TIMEOUT
 
     @property
     def virtual(self) -> bool:

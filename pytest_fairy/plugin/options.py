@@ -12,6 +12,7 @@ import pytest
 from pytest_fairy.brain.claude_settings import ClaudeSettings
 from pytest_fairy.brain.models import DEFAULT_MODEL, EFFORTS, model_info, retired
 from pytest_fairy.devices.settings import (
+    DEFAULT_DEVICE_TIMEOUT,
     DEFAULT_DEVICE_WAIT,
     DEFAULT_RECONNECT_ATTEMPTS,
     VIRTUAL,
@@ -180,6 +181,12 @@ def add_options(parser: pytest.Parser) -> None:
         default=False,
     )
     parser.addini(
+        "fairy_device_timeout",
+        "seconds each adb, shell, sync and uiautomator2 call of a real device may take before the device "
+        "counts as not answering",
+        default=str(DEFAULT_DEVICE_TIMEOUT),
+    )
+    parser.addini(
         "fairy_reconnect_attempts",
         "tries to reconnect a real device that stopped answering before the item is inconclusive",
         default=str(DEFAULT_RECONNECT_ATTEMPTS),
@@ -241,6 +248,13 @@ def _real_device_options(config: pytest.Config) -> dict[str, Any]:
         wait = float(raw_wait)
     except ValueError:
         raise pytest.UsageError(f"ini key fairy_device_wait: expected seconds, got {raw_wait!r}") from None
+    raw_timeout = str(config.getini("fairy_device_timeout")).strip()
+    try:
+        timeout = float(raw_timeout)
+    except ValueError:
+        timeout = -1.0
+    if not timeout > 0:
+        raise pytest.UsageError(f"ini key fairy_device_timeout: expected seconds > 0, got {raw_timeout!r}")
     lock_dir = option.fairy_lock_dir or config.getini("fairy_lock_dir")
     matrix = option.fairy_matrix if option.fairy_matrix is not None else config.getini("fairy_matrix")
     return {
@@ -249,6 +263,7 @@ def _real_device_options(config: pytest.Config) -> dict[str, Any]:
         "lock_dir": Path(lock_dir).expanduser() if lock_dir else None,
         "device_wait": wait,
         "reconnect_attempts": _int_ini(config, "fairy_reconnect_attempts") or 0,
+        "device_timeout": timeout,
         "device_lease": bool(config.getini("fairy_device_lease")),
         "allow_ime_install": bool(config.getini("fairy_allow_ime_install")),
     }

@@ -123,6 +123,9 @@ class AndroidSystem:
         # Android 10+ lets only the focused app or the input method read the clipboard: False makes
         # uiautomator2's getClipboard answer null, as on such a device.
         self.clipboard_readable = True
+        # A switch for tests: set, the uiautomator server takes each request and never answers it, as a
+        # wedged one does (the connection stays open until the host gives up).
+        self.u2_wedged = threading.Event()
         self._listeners: dict[int, ServiceHandler] = {}
         self._pids: dict[str, int] = {}
         self.stopping = threading.Event()

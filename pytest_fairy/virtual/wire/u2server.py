@@ -117,6 +117,10 @@ class UiautomatorServer:
             if request is None:
                 return
             method, path, headers, body = request
+            if self.system.u2_wedged.is_set():
+                while not (stream.closed.wait(WAIT_POLL_SECONDS) or self.system.stopping.is_set()):
+                    pass  # taken, never answered
+                return
             status, content_type, payload = self._route(method, path, body)
             reason = {200: "OK", 404: "Not Found", 405: "Method Not Allowed"}[status]
             stream.write(
