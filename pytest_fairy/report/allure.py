@@ -69,8 +69,11 @@ def where_shown(result: Exploration) -> str:
     knows the last transition's action and the reached state's name and screen title.
     """
     tree = result.tree
+    seen = "seen" if result.verdict is Verdict.FAILED else "the run ended"
+    # Steps after the last screen read (the device stopped answering before the next one was read, say).
+    unread = f"{seen} after step {result.steps}, before the screen it led to was read"
     if not tree.transitions:
-        return "seen on the app's first screen, before any step"
+        return unread if result.steps else "seen on the app's first screen, before any step"
     last = tree.transitions[-1]
     reached = tree.states[last.to_key]
     record = StepRecord(
@@ -83,8 +86,10 @@ def where_shown(result: Exploration) -> str:
         reasoning="",
         reached=reached.name,
     )
-    seen = "seen" if result.verdict is Verdict.FAILED else "the run ended"
-    return f"{seen} after step {last.step}: see the report step '{step_title(record, reached.title)}'"
+    shown = f"see the report step '{step_title(record, reached.title)}'"
+    if result.steps > last.step:
+        return f"{unread}; the last screen reached: {shown}"
+    return f"{seen} after step {last.step}: {shown}"
 
 
 @dataclass(frozen=True, slots=True)
