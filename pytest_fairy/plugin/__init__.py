@@ -3,8 +3,8 @@ objects.
 
 Layout: `run` (the objects of one run, in config.stash), `options` (command line and ini keys), `items`
 (spec collection and the feature item's body), `fixtures`, `sinks` (step hook, terminal, Allure; the
-summary), `outcomes` (a result as pytest's outcome), `project_hooks` (the project's hooks as a mission's
-checks), `hookspecs` (pytest_fairy's own hooks).
+summary), `outcomes` (a result as pytest's outcome; inconclusive as its own), `project_hooks` (the
+project's hooks as a mission's checks), `hookspecs` (pytest_fairy's own hooks).
 Owns only the wiring: options -> objects, items -> the explorer, results -> pytest. What a feature means
 to the explorer is `pytest_fairy.explore.briefing`; verdict rules are `pytest_fairy.explore.verdict`.
 May import every other part of pytest_fairy; nothing imports it.
@@ -12,6 +12,7 @@ May import every other part of pytest_fairy; nothing imports it.
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,12 @@ from pytest_fairy.plugin.fixtures import (
 )
 from pytest_fairy.plugin.items import SpecFile
 from pytest_fairy.plugin.options import add_options
+from pytest_fairy.plugin.outcomes import (
+    INCONCLUSIVE_STATUS,
+    InconclusiveReports,
+    inconclusive_reason,
+    mark_inconclusive,
+)
 from pytest_fairy.plugin.run import RUN_KEY, SESSION_INPUT, FairyRun
 from pytest_fairy.plugin.sinks import write_summary
 
@@ -44,6 +51,21 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[RUN_KEY] = FairyRun.configure(config)
+    config.pluginmanager.register(InconclusiveReports(config), "fairy-inconclusive")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    mark_inconclusive(report, call)
+    return report
+
+
+def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> tuple[Any, ...] | None:
+    """Inconclusive is its own outcome: letter I, word INCONCLUSIVE, counted apart (plugin.outcomes)."""
+    return INCONCLUSIVE_STATUS if inconclusive_reason(report) is not None else None
 
 
 @pytest.hookimpl(optionalhook=True)  # an xdist hook: a run with `-p no:xdist` must still work

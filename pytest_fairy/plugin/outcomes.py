@@ -4,11 +4,21 @@
 `AppDefect` subclasses AssertionError so pytest and Allure call the item *failed*; `Inconclusive` does
 not, so Allure shows it *broken*. An inconclusive run is never reported as passed. Neither is a
 `FairyError`: they are outcomes, not errors.
+
+Inconclusive is pytest's own outcome too (`InconclusiveReports`): its report keeps pytest's `failed`
+outcome, so the exit code is non-zero and `--lf`, `-x` and `--maxfail` take it as a failure, but its
+category is `inconclusive`: its own letter `I` and word `INCONCLUSIVE`, counted apart in the summary line
+(`6 passed, 1 failed, 2 inconclusive`), its own section beside FAILURES and its own short-summary lines,
+and an `<error>` in JUnit XML, not a `<failure>`. `failed` is left to app defects.
 """
 
 from __future__ import annotations
 
+from collections.abc import Generator
+from typing import Any
+
 import pytest
+from _pytest.junitxml import xml_key  # the JUnit writer has no public handle; its stash key is stable
 
 from pytest_fairy.explore.record import Exploration
 from pytest_fairy.explore.verdict import Verdict
@@ -25,7 +35,22 @@ class AppDefect(AssertionError):
 
 
 class Inconclusive(Exception):
-    """The explorer could not finish: budget spent, stuck after escapes, device lost, brain unavailable."""
+    """The explorer could not finish: budget spent, stuck after escapes, device lost, brain unavailable.
+    `reason` is why, without where the report shows it."""
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or message
+
+
+# The category, letter and word of an inconclusive item in pytest's terminal, and the report attribute
+# (a str, so that it travels from xdist workers) holding its reason.
+INCONCLUSIVE = "inconclusive"
+INCONCLUSIVE_STATUS = (INCONCLUSIVE, "I", ("INCONCLUSIVE", {"yellow": True}))
+REASON_ATTR = "fairy_inconclusive"
+# -r characters whose lines pytest prints in its short test summary, and the stats each one reads.
+_SHORT_SUMMARY = {"f": "failed", "E": "error", "p": "passed", "x": "xfailed", "X": "xpassed",
+                  "s": "skipped", "S": "skipped"}  # fmt: skip
 
 
 def conclude(item: pytest.Item, result: Exploration) -> None:
@@ -39,4 +64,70 @@ def conclude(item: pytest.Item, result: Exploration) -> None:
         # Where first: the evidence below can be a long logcat excerpt.
         raise AppDefect(f"{result.reason}\n({where_shown(result)})" + (f"\n{evidence}" if evidence else ""))
     if result.verdict is Verdict.INCONCLUSIVE:
-        raise Inconclusive(f"{result.reason} ({where_shown(result)})")
+        raise Inconclusive(f"{result.reason} ({where_shown(result)})", result.reason)
+
+
+def mark_inconclusive(report: pytest.TestReport, call: pytest.CallInfo[None]) -> None:
+    """An item that raised `Inconclusive` says so on its report, for the controller's terminal and JUnit."""
+    if call.excinfo is not None and isinstance(call.excinfo.value, Inconclusive):
+        setattr(report, REASON_ATTR, call.excinfo.value.reason)
+
+
+def inconclusive_reason(report: Any) -> str | None:
+    """The reason of an inconclusive item's call report; None for every other report."""
+    reason = getattr(report, REASON_ATTR, None)
+    return reason if isinstance(reason, str) and report.when == "call" and report.failed else None
+
+
+class InconclusiveReports:
+    """Shows inconclusive items as what they are, where pytest would show them as failures: the terminal
+    (with `pytest_report_teststatus` in the entry-point module) and JUnit XML. Registered per run."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> Generator[None]:
+        """After JUnit has written the report as a `<failure>`, make it an `<error>` with the reason."""
+        try:
+            return (yield)
+        finally:
+            reason = inconclusive_reason(report)
+            xml = self.config.stash.get(xml_key, None)
+            if reason is not None and xml is not None:
+                _failure_to_error(xml, report, reason)
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        """The INCONCLUSIVE section, beside FAILURES and like it: each item with its reason."""
+        style = self.config.option.tbstyle
+        terminalreporter.summary_failures_combined(INCONCLUSIVE, "INCONCLUSIVE", style=style)
+
+    @pytest.hookimpl(specname="pytest_terminal_summary", wrapper=True, tryfirst=True)
+    def pytest_terminal_summary_short_lines(self, terminalreporter: Any) -> Generator[None]:
+        """`INCONCLUSIVE <item> - <reason>` lines, after pytest's own short summary lines (they come last
+        of all in its wrapper, so this one wraps it), where `-r` asks for failures or errors."""
+        try:
+            return (yield)
+        finally:
+            self._short_lines(terminalreporter)
+
+    def _short_lines(self, reporter: Any) -> None:
+        chars = getattr(reporter, "reportchars", "")
+        reports = reporter.stats.get(INCONCLUSIVE, [])
+        if not reports or not ({"f", "E"} & set(chars)):
+            return
+        if not any(reporter.stats.get(_SHORT_SUMMARY[c]) for c in chars if c in _SHORT_SUMMARY):
+            reporter.write_sep("=", "short test summary info", cyan=True, bold=True)
+        for report in reports:
+            reporter.write_line(f"INCONCLUSIVE {report.nodeid} - {inconclusive_reason(report)}", yellow=True)
+
+
+def _failure_to_error(xml: Any, report: pytest.TestReport, reason: str) -> None:
+    """Turn the `<failure>` JUnit's writer just added for `report` into an `<error>`, its counts too."""
+    node = next((n for n in reversed(xml.node_reporter(report).nodes) if n.tag == "failure"), None)
+    if node is None:
+        return
+    node.tag = "error"
+    node.set("message", f"inconclusive: {reason}")
+    xml.stats["failure"] -= 1
+    xml.stats["error"] += 1

@@ -190,7 +190,8 @@ def test_llm_figures_guard_warnings_and_an_inconclusive_pointer_reach_allure(
     pytester: pytest.Pytester,
 ) -> None:
     pytester.makepyfile(test_sink=SINK_TEST)
-    pytester.runpytest("--alluredir", "results", "-p", "no:cacheprovider").assert_outcomes(failed=1)
+    ran = pytester.runpytest("--alluredir", "results", "-p", "no:cacheprovider")
+    assert ran.parseoutcomes()["inconclusive"] == 1 and "failed" not in ran.parseoutcomes()
     (path,) = (pytester.path / "results").glob("*-result.json")
     result = json.loads(path.read_text(encoding="utf-8"))
     assert result["status"] == "broken", "inconclusive is never a plain failure"
