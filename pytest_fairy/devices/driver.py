@@ -1,6 +1,5 @@
 """`U2Device`: a real Android device behind the `Device` protocol, driven through an adb server with
-adbutils (shell, app control) and uiautomator2 (hierarchy, screenshots, gestures, typing).
-
+adbutils (shell, app control) and uiautomator2 (hierarchy, screenshots, gestures, typing, toasts):
     device = U2Device.connect("emulator-5554", AdbServerAddress.parse("127.0.0.1:5037"))
     print(device.current_app(), device.window_size())
 
@@ -212,6 +211,12 @@ class U2Device:
 
     def stop(self, package: str) -> None:
         self._run(f"stop {package}", lambda _, adb: adb.app_stop(package))
+
+    def clear_app_data(self, package: str) -> None:
+        """`pm clear`: the app stopped and its data gone (`AppData`, the spec's `reset: data`)."""
+        out = self.shell(["pm", "clear", package], doing=f"clear the data of {package}")
+        if "Success" not in out:
+            raise DeviceError(self.serial, f"clear the data of {package}", out.strip() or "pm clear failed")
 
     def current_app(self) -> AppRef:
         def current(_: u2.Device, adb: adbutils.AdbDevice) -> AppRef:

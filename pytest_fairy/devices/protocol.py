@@ -109,6 +109,23 @@ class Toasts(Protocol):
         ...
 
 
+@runtime_checkable
+class AppData(Protocol):
+    """A device that can clear an app's data (`adb shell pm clear`), so an item starts from a fresh app."""
+
+    def clear_app_data(self, package: str) -> None: ...
+
+
+def clear_app_data(device: Device, package: str) -> None:
+    """Clear `package`'s data on `device`; a device that cannot is a usage error (the spec asked)."""
+    if not isinstance(device, AppData):
+        raise UsageError(
+            f"device {device.serial}: {type(device).__name__} cannot clear app data (no clear_app_data()): "
+            "set `reset: none` in the spec to keep the app's data between items"
+        )
+    device.clear_app_data(package)
+
+
 def toasts_of(device: Device) -> list[str]:
     """The toasts of `device`, or none when it cannot tell (a device without :class:`Toasts`)."""
     return device.toasts() if isinstance(device, Toasts) else []

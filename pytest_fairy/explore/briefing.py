@@ -33,6 +33,7 @@ def target_of(spec: Spec, feature: Feature, *, max_steps: int | None = None) -> 
         wall_seconds=settings.budget.wall_seconds or DEFAULT_WALL_SECONDS,
         token_budget=settings.budget.tokens,
         cost_budget=settings.budget.cost_usd,
+        reset=settings.reset.value if settings.reset is not None else None,
     )
 
 

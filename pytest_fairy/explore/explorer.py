@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
-from pytest_fairy.devices.protocol import Device, Diagnostics, diagnostics_of
+from pytest_fairy.devices.protocol import Device, Diagnostics, clear_app_data, diagnostics_of
 from pytest_fairy.errors import BrainError, FairyError, UsageError
 from pytest_fairy.explore.action import ActionError, perform
 from pytest_fairy.explore.budget import Budget, BudgetLimits, Clock
@@ -54,6 +54,7 @@ from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.tree import FeatureStatus
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.perceive import Perception, perceive
+from pytest_fairy.virtual.device import VirtualDevice
 
 # The reasoning prefixes stay importable from here, where they were before they moved beside `Origin`.
 __all__ = ["ESCAPE_PREFIX", "REPLAY_PREFIX", "RETURN_PREFIX", "Explorer", "ExplorerSettings", "Mission"]
@@ -162,6 +163,8 @@ class Explorer:
     def _begin(self, run: Run) -> Perception:
         """Launch the app afresh, look at its first screen, and have the brain plan the feature there."""
         target = run.target
+        if resets_data(target, self.device):
+            clear_app_data(self.device, target.package)  # the item starts from a fresh app, in any order
         self.device.stop(target.package)
         self.diagnostics.clear_logcat()
         self.device.launch(target.package, target.launch_activity)
@@ -297,6 +300,14 @@ class Explorer:
             device_note=_take_note(self.device),
         )
         return Attempt(choice.words, choice.key, arrival.state, record, choice.denial, error)
+
+
+def resets_data(target: Target, device: Device) -> bool:
+    """Whether the app's data is cleared before the item: as the spec says, else on the virtual device
+    (a test bed, where order-independence costs nothing) and not on a phone (where a login may be wanted)."""
+    if target.reset is not None:
+        return target.reset == "data"
+    return isinstance(device, VirtualDevice)
 
 
 def _take_note(device: object) -> str:

@@ -23,6 +23,8 @@ class Target:
     # LLM budgets; None = no cap. Over budget, the run stops inconclusive (and is still summarised).
     token_budget: int | None = None
     cost_budget: float | None = None
+    # Clear the app's data before the item ("data"), keep it ("none"), or the device's default (None).
+    reset: str | None = None
 
     def words(self) -> str:
         """Everything that says what the feature is about, for relevance scoring."""

@@ -234,7 +234,10 @@ def _reason(error: Any, data: dict[str, Any]) -> str:
     if kind in _EXPECTED:
         scalar = isinstance(value, int | float | bool)
         hint = " (put it in quotes)" if kind == "string_type" and scalar else ""
-        return f"wrong type for {subject} {where}: expected {_EXPECTED[kind]}, got {shown(value)}{hint}"
+        expected = _EXPECTED[kind]
+        if kind == "enum" and (error.get("ctx") or {}).get("expected"):
+            expected = str(error["ctx"]["expected"])  # pydantic lists the values: 'data' or 'none'
+        return f"wrong type for {subject} {where}: expected {expected}, got {shown(value)}{hint}"
     if kind in ("greater_than", "string_too_short", "too_short", "string_pattern_mismatch"):
         wanted = {
             "greater_than": "must be greater than 0",

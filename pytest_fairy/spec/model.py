@@ -178,8 +178,17 @@ class App(_Model):
     virtual: Path | None = None
 
 
+class Reset(StrEnum):
+    """What is cleared before each item: `data` (the app's data, as `adb shell pm clear`: every item starts
+    from a freshly installed app, whatever ran before it) or `none` (the app keeps its data, a login too)."""
+
+    DATA = "data"
+    NONE = "none"
+
+
 class Defaults(_Model):
     max_steps: Positive | None = None
+    reset: Reset | None = None
     budget: Budget | None = None
     forbid: tuple[Category, ...] | None = None
     allow: tuple[Category, ...] | None = None
@@ -193,6 +202,7 @@ class FeatureSettings:
     budget: Budget
     allow: frozenset[str]
     forbid: frozenset[str]
+    reset: Reset | None = None  # None: the device's default (data on the virtual device, none on a phone)
 
 
 class Feature(_Model):
@@ -206,6 +216,7 @@ class Feature(_Model):
     must_not: tuple[DefectCondition, ...] = ()
     allow: tuple[Category, ...] | None = None
     forbid: tuple[Category, ...] | None = None
+    reset: Reset | None = None
     tags: tuple[Tag, ...] = ()
 
     _path: Path = PrivateAttr(default=Path("<spec>"))
@@ -240,6 +251,7 @@ class Feature(_Model):
             budget=budget,
             allow=frozenset(allow - forbid),
             forbid=frozenset(forbid),
+            reset=self.reset or defaults.reset,
         )
 
 

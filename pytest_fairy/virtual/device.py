@@ -188,6 +188,15 @@ class VirtualDevice:
 
         self._call("stop", (package,), "action", force_stop)
 
+    def clear_app_data(self, package: str) -> None:
+        """`adb shell pm clear PACKAGE`: the app stopped, its variables (persistent ones too) as new."""
+
+        def clear() -> None:
+            if package == self.app_model.app.package:
+                self._engine.clear_data()
+
+        self._call("clear_app_data", (package,), "action", clear)
+
     def current_app(self) -> AppRef:
         return self._call("current_app", (), "none", lambda: AppRef(*self._engine.current()))
 

@@ -158,5 +158,8 @@ class Engine:
     def force_stop(self) -> None:
         self.app.force_stop()
 
+    def clear_data(self) -> None:
+        self.app.clear_data()
+
     def screen_for_activity(self, activity: str) -> str | None:
         return self.app.screen_for_activity(activity)

@@ -162,6 +162,12 @@ class AppRuntime:
         if self.prompt is not None and self.prompt.kind != "crash":
             self.prompt = None
 
+    def clear_data(self) -> None:
+        """`pm clear`: the app is stopped and everything it kept (a login too) is gone."""
+        self.force_stop()
+        self.ui = UiState(self.model.initial_variables())
+        self.toasts = []
+
     def screen_for_activity(self, activity: str) -> str | None:
         name = self._activity(activity)
         return next((s.id for s in self.model.screens if self._activity(s.activity) == name), None)

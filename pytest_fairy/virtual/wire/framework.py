@@ -239,7 +239,7 @@ def pm(inv: Invocation) -> int:
         inv.print(f"package:{_apk_path(args[0])}")
         return 0
     if sub == "clear" and args:
-        inv.system.call(lambda: inv.system.device.stop(args[0]))
+        inv.system.call(lambda: inv.system.device.clear_app_data(args[0]))  # stopped, its data gone
         inv.print("Success")
         return 0
     inv.error(f"pm: unknown or unsupported command: {' '.join(inv.args[1:]) or '(none)'}")

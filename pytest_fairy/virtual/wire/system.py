@@ -59,6 +59,8 @@ class WiredDevice(Device, Diagnostics, Protocol):
 
     def toasts(self) -> list[str]: ...
 
+    def clear_app_data(self, package: str) -> None: ...
+
 
 class _RecordedSettings(dict[str, str]):
     """A settings table that records writes of the input-method settings in `changes`."""
