@@ -1,5 +1,12 @@
-"""The risky-action policy: taps on pay / delete / uninstall / send / logout-like targets are denied
+"""The risky-action policy: any action on a pay / delete / uninstall / send / logout-like element is denied
 unless the feature allows that category. Non-interactive by design: CI has nobody to ask.
+
+No side doors: every action aimed at an element obeys it - a tap, a long tap, typing (which taps the
+field first), a scroll or swipe on it (swipe-to-pay, swipe-to-delete) - and so does an action a project's
+review hook puts in place of the brain's (`step.choose` checks both). The element is risky when its
+text, content-desc or resource-id, or the label a person reads on it (the first text inside a clickable
+row), holds a risky word. Actions on no element (back, enter, restart, a scroll of the whole screen)
+are not the policy's.
 
 The denial goes back to the brain as the step's outcome and into the report.
 """
@@ -13,7 +20,8 @@ from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.perception.screen import Screen
 from pytest_fairy.spec.risk import risky_category
 
-GUARDED_KINDS = frozenset({ActionKind.TAP, ActionKind.LONG_TAP})
+# Every kind that can be aimed at an element.
+GUARDED_KINDS = frozenset({ActionKind.TAP, ActionKind.LONG_TAP, ActionKind.TYPE, ActionKind.SCROLL})
 
 
 @dataclass(frozen=True)
@@ -30,12 +38,11 @@ class RiskPolicy:
         if target is None:
             return None
         node = target.node
-        for label in (node.text, node.content_desc, node.short_id):
+        for label in (node.text, node.content_desc, node.short_id, target.label):
             category = risky_category(label, self.extra_words) if label else None
-            if category is None:
+            # Each word the element carries is checked: an allowed one does not let another through.
+            if category is None or (category in self.allowed and category not in self.forbidden):
                 continue
-            if category in self.allowed and category not in self.forbidden:
-                return None
             return (
                 f"denied: '{target.label}' looks like a {category} action, which this feature does not allow "
                 f"(add `allow: [{category}]` to the feature to permit it)"
