@@ -14,6 +14,7 @@ from tests.claude import answers
 from tests.claude.fake_api import FakeMessagesAPI, Reply, error_reply, tool_reply
 from tests.claude.stages import stage_of
 from tests.specs import DELIVERY_TIME, FOOD_APP_BLOCK
+from tests.verdicts import verdict_counts
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "sk-ant-api03-hygiene-7Qx2-LEAK-CANARY"
@@ -64,7 +65,7 @@ def test_the_key_is_nowhere_in_what_the_run_leaves(
         monkeypatch.setenv("ANTHROPIC_BASE_URL", api.url)
         result = pytester.runpytest("-v", "--alluredir", "allure-results", "--junitxml", "junit.xml")
 
-    result.assert_outcomes(passed=1, failed=1)
+    assert verdict_counts(result) == {"passed": 1, "failed": 0, "inconclusive": 1}
     assert all(r.headers["authorization"] == f"Bearer {KEY}" for r in api.requests)  # the key was in use
     result.stdout.fnmatch_lines(["*echoing gateway: inconclusive: brain unavailable*authentication_error*"])
 
