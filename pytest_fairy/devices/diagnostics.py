@@ -6,6 +6,9 @@
 In order: the adb server answers; the serial is listed (a `HOST:PORT` serial is `adb connect`ed first);
 it is in the `device` state (not offline / unauthorized); the screen is on and unlocked (woken and a
 swipe-only keyguard dismissed where possible); the uiautomator2 server starts.
+
+`keyguard_showing` and `dismiss_keyguard` serve the same checks mid-run (pytest_fairy/explore/keyguard.py),
+on any device with an adb `shell`.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 import adbutils
 
@@ -37,6 +41,13 @@ _STATE_ADVICE = {
     "authorizing": "is still authorizing: accept the 'Allow USB debugging?' prompt on its screen",
     "no": "has no permissions on this host: fix the udev rules for the phone (see `adb devices`)",
 }
+
+
+@runtime_checkable
+class Shell(Protocol):
+    """A device that runs adb shell commands (U2Device)."""
+
+    def shell(self, args: list[str], *, doing: str) -> str: ...
 
 
 class DeviceUnusable(UsageError):
@@ -138,12 +149,25 @@ def _ensure_screen_usable(device: U2Device, *, wake: bool) -> None:
         )
 
 
-def _settled(device: U2Device) -> ScreenState:
+def keyguard_showing(device: Shell) -> bool:
+    """Whether `dumpsys window` says the lock screen shows."""
+    return bool(_LOCKED.search(device.shell(["dumpsys", "window"], doing="read the keyguard state")))
+
+
+def dismiss_keyguard(device: Shell) -> bool:
+    """Dismiss a swipe-only keyguard; whether the screen is unlocked after (a PIN, pattern or password
+    lock stays)."""
+    device.shell(["wm", "dismiss-keyguard"], doing="dismiss the keyguard")
+    time.sleep(SETTLE_SECONDS)
+    return not keyguard_showing(device)
+
+
+def _settled(device: Shell) -> ScreenState:
     time.sleep(SETTLE_SECONDS)
     return _screen(device)
 
 
-def _screen(device: U2Device) -> ScreenState:
+def _screen(device: Shell) -> ScreenState:
     power = device.shell(["dumpsys", "power"], doing="read the screen power state")
     window = device.shell(["dumpsys", "window"], doing="read the keyguard state")
     return screen_state(power, window)

@@ -32,6 +32,7 @@ from pytest_fairy.explore.decisions import (
 )
 from pytest_fairy.explore.families import FAMILY_LIMIT, Families
 from pytest_fairy.explore.guard import GuardLimits, LoopGuard, VerdictKind
+from pytest_fairy.explore.keyguard import unlocked
 from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.oracles import Observation
 from pytest_fairy.explore.record import Exploration, StepRecord, StepSink
@@ -175,7 +176,8 @@ class Explorer:
         return seen
 
     def _perceive(self) -> Perception:
-        return perceive(self.device, llm_long_edge=self.settings.llm_long_edge)
+        # A phone that locked itself is unlocked where a swipe lock allows, else the item is inconclusive.
+        return unlocked(self.device, lambda: perceive(self.device, llm_long_edge=self.settings.llm_long_edge))
 
     def _observe(self, arrival: Arrival) -> Observation:
         return Observation(arrival.seen.screen, self.diagnostics.logcat(), arrival.state.name)

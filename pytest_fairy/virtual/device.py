@@ -45,6 +45,8 @@ DEFAULT_PROPERTIES = {
 LOCALES = {"zh": "zh-CN", "en": "en-US"}
 
 T = TypeVar("T")
+# What a person does with the phone in hand: what counts towards `device.lock_after_actions`.
+INPUT_ACTIONS = frozenset({"tap", "long_tap", "swipe", "type_text", "press", "press_keycode"})
 Cost = Literal["dump", "screenshot", "action", "none"]
 
 
@@ -89,6 +91,7 @@ class VirtualDevice:
         )
         self._renderer = Renderer(self._size)
         self.action_log: list[ActionLogEntry] = []
+        self._inputs = 0  # input actions so far, for `device.lock_after_actions`
         self.properties: dict[str, str] = {
             **DEFAULT_PROPERTIES,
             "ro.serialno": serial,
@@ -107,6 +110,19 @@ class VirtualDevice:
     def variables(self) -> dict[str, Scalar]:
         """The app's variables right now (read-only view for tests and debugging)."""
         return dict(self._engine.ui.variables)
+
+    @property
+    def locked(self) -> bool:
+        """Whether the lock screen shows (`dumpsys window` says mShowingLockscreen=true)."""
+        return self._engine.keyguard is not None
+
+    def lock(self, secure: bool = False) -> None:
+        """Lock the screen as a phone locks itself: a swipe lock, or with `secure` a PIN lock."""
+        self._call("lock", (secure,), "none", lambda: self._engine.lock(secure))
+
+    def dismiss_keyguard(self) -> None:
+        """`adb shell wm dismiss-keyguard`: lifts a swipe lock; a PIN lock stays."""
+        self._call("dismiss_keyguard", (), "action", self._engine.dismiss_keyguard)
 
     def toasts(self) -> list[str]:
         """The toasts on screen right now, oldest first (screenshots show them; dumps never do)."""
@@ -243,11 +259,22 @@ class VirtualDevice:
             try:
                 if self._latency and cost != "none":
                     self._clock.sleep(getattr(self.app_model.device.latency, cost))
-                return body()
+                result = body()
+                self._count_input(action)
+                return result
             except VirtualAppError as exc:
                 raise DeviceError(self._serial, action, str(exc)) from exc
             finally:
                 self.action_log.append(ActionLogEntry(started, wall, action, args, self._clock.monotonic()))
+
+    def _count_input(self, action: str) -> None:
+        """The phone locks itself once, after `device.lock_after_actions` input actions."""
+        if action not in INPUT_ACTIONS:
+            return
+        self._inputs += 1
+        spec = self.app_model.device
+        if spec.lock_after_actions is not None and self._inputs == spec.lock_after_actions:
+            self._engine.lock(spec.lock_secure)
 
 
 def _all_elements(elements: list[Element]) -> list[Element]:

@@ -4,10 +4,14 @@ tap, swipe or typed text lands in them.
 Gestures are hit-tested against the same windows a dump shows, topmost window first; what the element hit
 does is the app's business (`AppRuntime`, virtual/runtime.py), as are the keys and the app's lifecycle,
 which the engine hands on.
+
+The lock screen is the engine's too: while `keyguard` is set, a full-screen `com.android.systemui` window
+covers everything, gestures, typing and keys reach nothing, and the keyguard is the window in front.
 """
 
 from __future__ import annotations
 
+from pytest_fairy.perception.hierarchy import Bounds
 from pytest_fairy.virtual.clock import Clock
 from pytest_fairy.virtual.layout import Layout, UiState
 from pytest_fairy.virtual.logcat import Logcat
@@ -18,6 +22,15 @@ from pytest_fairy.virtual.views import View, Window, find, hit, scrollable_at
 
 __all__ = ["Engine", "VirtualAppError"]  # VirtualAppError: the device imports it from here
 
+SYSTEMUI_PACKAGE = "com.android.systemui"
+KEYGUARD_ACTIVITY = "com.android.systemui.keyguard.KeyguardActivity"
+KEYGUARD_HINTS = {
+    ("en", "swipe"): "Swipe up to open",
+    ("en", "secure"): "Enter PIN to unlock",
+    ("zh", "swipe"): "向上滑动即可打开",
+    ("zh", "secure"): "输入 PIN 码即可解锁",
+}
+
 
 class Engine:
     def __init__(
@@ -27,6 +40,8 @@ class Engine:
         self.size = size
         self.app = AppRuntime(model, seed=seed, clock=clock, logcat=logcat)
         self.system = SystemUi(model.app.name, model.app.color, model.device.locale, size)
+        self.clock = clock
+        self.keyguard: str | None = None  # the lock screen showing: "swipe" or "secure" (a PIN)
 
     @property
     def ui(self) -> UiState:
@@ -53,18 +68,69 @@ class Engine:
             windows.append(self.system.launcher())
         if app.prompt is not None:
             windows.append(self.system.prompt(app.prompt))
+        if self.keyguard is not None:
+            windows.append(self._keyguard_window(self.keyguard))
         return windows
+
+    def _keyguard_window(self, kind: str) -> Window:
+        """The lock screen as a Pixel dumps it: systemui's keyguard views over the whole screen."""
+        width, height = self.size
+        ids = f"{SYSTEMUI_PACKAGE}:id/"
+
+        def text(view_id: str, words: str, top: int, bottom: int) -> View:
+            return View(
+                "android.widget.TextView",
+                Bounds(0, top, width, bottom),
+                text=words,
+                resource_id=ids + view_id,
+            )
+
+        clock = text(
+            "keyguard_clock", self.clock.now().strftime("%H:%M"), height // 6, height // 6 + height // 10
+        )
+        hint = KEYGUARD_HINTS[(self.model.device.locale, kind)]
+        indication = text("keyguard_indication_text", hint, height - height // 8, height - height // 16)
+        full = Bounds(0, 0, width, height)
+        root = View(
+            "android.widget.FrameLayout",
+            full,
+            resource_id=ids + "keyguard_root_view",
+            role="keyguard",
+            children=[
+                View(
+                    "android.widget.FrameLayout",
+                    full,
+                    resource_id=ids + "keyguard_status_view",
+                    children=[clock, indication],
+                )
+            ],
+        )
+        return Window(root, SYSTEMUI_PACKAGE, "system")
+
+    # ---- the lock screen ------------------------------------------------------------------------
+
+    def lock(self, secure: bool) -> None:
+        self.keyguard = "secure" if secure else "swipe"
+
+    def dismiss_keyguard(self) -> None:
+        """`wm dismiss-keyguard`: lifts a swipe lock; a PIN lock stays (a phone asks for the PIN)."""
+        if self.keyguard == "swipe":
+            self.keyguard = None
 
     def active_toasts(self) -> list[str]:
         return self.app.active_toasts()
 
     def current(self) -> tuple[str, str]:
         """The package and activity in front."""
+        if self.keyguard is not None:
+            return SYSTEMUI_PACKAGE, KEYGUARD_ACTIVITY
         return self.app.current()
 
     # ---- gestures -------------------------------------------------------------------------------
 
     def tap(self, x: int, y: int, long: bool = False) -> None:
+        if self.keyguard is not None:
+            return  # the lock screen takes every touch
         windows = self.windows()
         top = windows[-1]
         if top.panel is not None and not top.panel.contains(x, y):
@@ -101,6 +167,8 @@ class Engine:
             self.ui.checked[view.target.key] = not view.checked
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int) -> None:
+        if self.keyguard is not None:
+            return
         top = self.windows()[-1]
         if top.panel is not None and not top.panel.contains(x1, y1):
             return
@@ -139,17 +207,24 @@ class Engine:
             self.app.run(field_view.target.element.on_enter, field_view.target.row, field_view.bounds)
 
     def _focused_field(self) -> View | None:
-        if self.ui.focused is None or self.app.prompt is not None or not self.app.app_visible:
+        if (
+            self.keyguard is not None
+            or self.ui.focused is None
+            or self.app.prompt is not None
+            or not self.app.app_visible
+        ):
             return None
         return find(self.windows()[-1:], self.ui.focused)
 
     # ---- keys and the app's lifecycle: the app's business ------------------------------------------
 
     def back(self) -> None:
-        self.app.back()
+        if self.keyguard is None:
+            self.app.back()
 
     def home(self) -> None:
-        self.app.home()
+        if self.keyguard is None:
+            self.app.home()
 
     def launch(self, activity: str | None = None) -> None:
         """Start or resume the app; `activity` (already resolved to a screen id) starts that screen."""

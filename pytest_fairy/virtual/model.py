@@ -273,6 +273,8 @@ class DeviceSpec(Strict):
     toast_duration: float = Field(default=DEFAULT_TOAST_SECONDS, gt=0)
     latency: Latency = Latency()
     properties: dict[str, str] = {}  # getprop overrides, e.g. ro.product.model
+    lock_after_actions: int | None = Field(default=None, ge=1)  # the phone locks itself once, after N
+    lock_secure: bool = False  # that lock needs a PIN (`wm dismiss-keyguard` cannot lift it)
 
 
 class AppInfo(Strict):

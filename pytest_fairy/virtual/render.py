@@ -78,7 +78,7 @@ class Renderer:
             if window.dim:
                 image = image.point(self._dim_table)
             draw = ImageDraw.Draw(image)
-            if window.kind == "launcher":
+            if window.kind == "launcher" or window.root.role == "keyguard":  # the lock screen: wallpaper
                 image.paste(self._launcher_wallpaper())
                 draw = ImageDraw.Draw(image)
             accent = hex_color(window.accent)

@@ -43,6 +43,9 @@ def _dumpsys_window(inv: Invocation) -> None:
     inv.print(f"    mDisplayId=0 rootTaskId=12 mSession=Session{{{session} 10240:u0a10240}}")
     inv.print(f"  mCurrentFocus=Window{{{_window_hash(component)} u0 {component}}}")
     inv.print(f"  mFocusedApp=ActivityRecord{{{_window_hash(component + 'r')} u0 {component} t12}}")
+    locked = "true" if inv.system.call(lambda: inv.system.device.locked) else "false"
+    inv.print(f"  mShowingLockscreen={locked} mShowingDream=false mDreamingLockscreen=false")
+    inv.print(f"  isStatusBarKeyguard={locked} mKeyguardOccluded=false")
 
 
 def _dumpsys_display(inv: Invocation) -> None:

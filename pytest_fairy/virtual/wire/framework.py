@@ -252,6 +252,9 @@ def wm(inv: Invocation) -> int:
         width, height = inv.system.call(inv.system.device.window_size)
         inv.print(f"Physical size: {width}x{height}")
         return 0
+    if sub == "dismiss-keyguard" and len(inv.args) == 2:
+        inv.system.call(inv.system.device.dismiss_keyguard)  # a PIN lock stays, silently, as on a phone
+        return 0
     if sub == "density" and len(inv.args) == 2:
         inv.print(f"Physical density: {DEFAULT_DENSITY}")
         return 0

@@ -61,6 +61,11 @@ class WiredDevice(Device, Diagnostics, Protocol):
 
     def clear_app_data(self, package: str) -> None: ...
 
+    @property
+    def locked(self) -> bool: ...  # the lock screen shows (`dumpsys window`)
+
+    def dismiss_keyguard(self) -> None: ...  # `wm dismiss-keyguard`
+
 
 class _RecordedSettings(dict[str, str]):
     """A settings table that records writes of the input-method settings in `changes`."""
