@@ -32,6 +32,8 @@ class SpecFile(pytest.File):
         run = self.config.stash[RUN_KEY]
         try:
             spec = load_spec(self.path)
+            if run.fairy.replay.baseline is None:
+                _refuse_ungated(self.path, spec)
         except SpecError as exc:
             raise self.CollectError(str(exc)) from None
         if spec.app.virtual is not None:
@@ -54,6 +56,22 @@ class SpecFile(pytest.File):
                 self.config.addinivalue_line("markers", f"{tag}: tag from fairy specs")
                 item.add_marker(tag)
             yield item
+
+
+def _refuse_ungated(path: Path, spec: Spec) -> None:
+    """`must_not: [lose_screens]` compares with a baseline run: without --fairy-baseline the gate would
+    pass whatever the build lost, so the spec does not load (its own collection only)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for feature in spec.features:
+        if any(o.kind is OracleKind.LOSE_SCREENS for o in feature.must_not):
+            line = next(
+                (n for n in range(max(feature.line, 1), len(lines) + 1) if "lose_screens" in lines[n - 1]),
+                feature.line,
+            )
+            raise SpecError(
+                path, line, f"feature {feature.name!r}: must_not lose_screens needs --fairy-baseline (a "
+                "previous run's session folder to compare with); without one this gate could never fail"
+            )
 
 
 def matrix(features: Sequence[Feature], devices: Sequence[str]) -> Iterator[tuple[Feature, str]]:

@@ -63,6 +63,11 @@ def read_replay_settings(config: pytest.Config, default_cache: Path = DEFAULT_CA
             f"--fairy-baseline {raw_baseline}: no such folder (give a session folder of a previous run, "
             "e.g. .fairy/sessions/<session>)"
         )
+    if option.fairy_fail_on_lost_screens and baseline is None:
+        raise pytest.UsageError(
+            "--fairy-fail-on-lost-screens needs --fairy-baseline DIR (a previous run's session folder): "
+            "without one no screen can be lost and the gate could never fail"
+        )
     return ReplaySettings(
         cache=cache,
         use_cache=not option.fairy_no_cache,

@@ -87,3 +87,21 @@ def test_a_missing_baseline_folder_is_a_usage_error(project: pytest.Pytester) ->
     result = project.runpytest("--fairy-baseline", "nowhere")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["ERROR: --fairy-baseline nowhere: no such folder*"])
+
+
+def test_lose_screens_without_a_baseline_is_a_spec_error_naming_its_line(project: pytest.Pytester) -> None:
+    """A gate that can never fail fails closed: the spec does not load, and says where and why."""
+    (project.path / "test_food.yaml").write_text(spec("lose_screens"), encoding="utf-8")
+    lines = (project.path / "test_food.yaml").read_text(encoding="utf-8").splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if "lose_screens" in text)
+    result = project.runpytest()
+    assert result.ret == pytest.ExitCode.INTERRUPTED  # a spec that did not load
+    result.stdout.fnmatch_lines(
+        [f"*test_food.yaml:{line}: feature 'delivery time': must_not lose_screens needs --fairy-baseline*"]
+    )
+
+
+def test_failing_on_lost_screens_without_a_baseline_is_a_usage_error(project: pytest.Pytester) -> None:
+    result = project.runpytest("--fairy-fail-on-lost-screens")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: --fairy-fail-on-lost-screens needs --fairy-baseline DIR*"])
