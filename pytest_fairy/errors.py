@@ -10,7 +10,8 @@ caller ever needs to know a backend's exceptions::
     ├── DeviceError         a device call failed or the device went away   -> the item is inconclusive
     ├── BrainError          the brain could not decide                      -> the item is inconclusive
     ├── PerceptionError     the screen could not be read                    -> the item is inconclusive
-    └── HookError           a project's hook raised or answered nonsense   -> the item is inconclusive
+    ├── HookError           a project's hook raised or answered nonsense   -> the item is inconclusive
+    └── ArtifactError       an artifact could not be written (disk full)   -> the item is inconclusive
 
 The verdicts' own carriers (`AppDefect`, `Inconclusive` in :mod:`pytest_fairy.plugin.outcomes`) are pytest
 outcomes, not errors, and stand outside this tree.
@@ -66,6 +67,21 @@ class PerceptionError(FairyError):
 class HookError(FairyError):
     """A project's check or review (pytest_fairy's hooks) raised or answered nonsense: the item ends
     inconclusive with what was seen so far, never passed."""
+
+
+class ArtifactError(FairyError):
+    """A file under the artifacts folder could not be written (disk full, read-only, not a folder): the
+    item ends inconclusive, never failed, and the other items still run."""
+
+    ends_exploration_as = "artifacts"
+
+    def __init__(self, path: object, reason: str) -> None:
+        super().__init__(f"could not write {path}: {reason}")
+        self.path = str(path)
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        return type(self), (self.path, self.reason)
 
 
 class FairyWarning(UserWarning):

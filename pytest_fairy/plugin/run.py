@@ -8,6 +8,7 @@ workers share the controller's session id, so they all write into one session fo
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +17,10 @@ import pytest
 from pytest_fairy.brain.models import request_line
 from pytest_fairy.brain.prompt_cache import PromptCache
 from pytest_fairy.devices.pool import DevicePool
+from pytest_fairy.errors import ArtifactError
 from pytest_fairy.plugin.options import FairyConfig, read_config
+from pytest_fairy.plugin.outcomes import Inconclusive
+from pytest_fairy.report.atomic import check_writable
 from pytest_fairy.report.store import SessionStore, new_session_id
 from pytest_fairy.virtual.catalog import AppModels
 
@@ -36,6 +40,9 @@ class FairyRun:
         """The run of `config`: options read (a bad one is a pytest.UsageError), nothing opened yet."""
         fairy = read_config(config)
         workerinput = getattr(config, "workerinput", None)
+        if not config.option.collectonly:  # collecting writes nothing
+            check_artifacts(fairy.artifacts)
+        config.pluginmanager.register(ArtifactFailures(), "fairy-artifact-failures")
         session_id = workerinput[SESSION_INPUT] if workerinput else new_session_id()
         # The worker id from xdist's own handshake, not PYTEST_XDIST_WORKER: a pytest run inside a worker
         # (pytester, a nested suite) inherits that variable without being a worker.
@@ -78,6 +85,26 @@ class FairyRun:
 
     def close(self) -> None:
         self.pool.close()
+
+
+def check_artifacts(folder: Path) -> None:
+    """The artifacts folder must take files before any item runs: else a usage error, one line."""
+    try:
+        check_writable(folder)
+    except ArtifactError as exc:
+        raise pytest.UsageError(f"artifacts folder {folder} cannot be written: {exc.reason}") from None
+
+
+class ArtifactFailures:
+    """An artifact write that fails where the explorer cannot end the item itself (writing the result)
+    makes the item inconclusive with the reason, never failed and never a traceback."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Generator[None]:
+        try:
+            return (yield)
+        except ArtifactError as exc:
+            raise Inconclusive(exc.as_reason()) from None
 
 
 RUN_KEY = pytest.StashKey[FairyRun]()

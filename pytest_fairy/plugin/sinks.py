@@ -20,11 +20,11 @@ from pytest_fairy.report.allure import AllureEnvironment, AllureSink
 
 
 def item_sinks(item: pytest.Item, device: Device, brain: Brain) -> list[StepSink]:
-    """The sinks of `item`'s explorer: the session store and the step hook always, the terminal with -v,
+    """The sinks of `item`'s explorer: the step hook and the session store always, the terminal with -v,
     Allure with --alluredir."""
     config = item.config
     store = config.stash[RUN_KEY].store
-    sinks: list[StepSink] = [store.item(item.nodeid), HookSink(item)]
+    sinks: list[StepSink] = [HookSink(item)]
     # xdist workers have no terminal: their step lines would go nowhere.
     if config.option.verbose > 0 and not hasattr(config, "workerinput"):
         sinks.append(TerminalSink(config))
@@ -45,7 +45,8 @@ def item_sinks(item: pytest.Item, device: Device, brain: Brain) -> list[StepSink
                 ],
             )
         )
-    return sinks
+    # The store last: a write failing in its finish() ends the item, after the other sinks have finished.
+    return [*sinks, store.item(item.nodeid)]
 
 
 class HookSink:

@@ -24,6 +24,7 @@ from pytest_fairy.explore.record import Exploration
 from pytest_fairy.explore.tree import FeatureTree, TreeError
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.replay.options import ReplaySettings
+from pytest_fairy.report import atomic
 from pytest_fairy.report.store import slug
 from pytest_fairy.report.treediff import TreeDiff, diff_trees, render_diff_png
 
@@ -98,10 +99,10 @@ def review(
         current_crashes=crash_signatures(result.findings),
     )
     picture = render_diff_png(diff, baseline.tree, result.tree)
-    folder.mkdir(parents=True, exist_ok=True)
+    atomic.make_folder(folder)
     document = json.dumps(diff.to_dict() | {"baseline": str(baseline.folder)}, ensure_ascii=False, indent=2)
-    (folder / "diff.json").write_text(document, encoding="utf-8")
-    (folder / "diff.png").write_bytes(picture)
+    atomic.write_text(folder / "diff.json", document)  # whole or not at all; a full disk: inconclusive
+    atomic.write_bytes(folder / "diff.png", picture)
     if allure:
         _attach(picture, document)
     item.user_properties.append((DIFF_PROPERTY, "\n".join(diff.lines())))
