@@ -6,7 +6,8 @@ does is the app's business (`AppRuntime`, virtual/runtime.py), as are the keys a
 which the engine hands on.
 
 The lock screen is the engine's too: while `keyguard` is set, a full-screen `com.android.systemui` window
-covers everything, gestures, typing and keys reach nothing, and the keyguard is the window in front.
+covers everything and takes every touch and keystroke (it is the top window, with nothing to hit or
+type into), Back and Home do nothing, and the keyguard is the window in front.
 """
 
 from __future__ import annotations
@@ -129,8 +130,6 @@ class Engine:
     # ---- gestures -------------------------------------------------------------------------------
 
     def tap(self, x: int, y: int, long: bool = False) -> None:
-        if self.keyguard is not None:
-            return  # the lock screen takes every touch
         windows = self.windows()
         top = windows[-1]
         if top.panel is not None and not top.panel.contains(x, y):
@@ -167,8 +166,6 @@ class Engine:
             self.ui.checked[view.target.key] = not view.checked
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int) -> None:
-        if self.keyguard is not None:
-            return
         top = self.windows()[-1]
         if top.panel is not None and not top.panel.contains(x1, y1):
             return
@@ -207,12 +204,7 @@ class Engine:
             self.app.run(field_view.target.element.on_enter, field_view.target.row, field_view.bounds)
 
     def _focused_field(self) -> View | None:
-        if (
-            self.keyguard is not None
-            or self.ui.focused is None
-            or self.app.prompt is not None
-            or not self.app.app_visible
-        ):
+        if self.ui.focused is None or self.app.prompt is not None or not self.app.app_visible:
             return None
         return find(self.windows()[-1:], self.ui.focused)
 

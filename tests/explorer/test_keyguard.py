@@ -76,8 +76,16 @@ def explore(device: VirtualDevice) -> tuple[Verdict, str, list[str]]:
     return result.verdict, result.reason, [entry.action for entry in device.action_log]
 
 
-def shade(root_id: str, child_id: str = "keyguard_clock", package: str = MAIL, activity: str = ".Feed") -> Screen:
+def shade(
+    root_id: str,
+    child_id: str = "keyguard_clock",
+    package: str = MAIL,
+    activity: str = ".Feed",
+    window: str = "",
+) -> Screen:
     xml = SHADE_DUMP.replace("ROOT_ID", root_id).replace("CHILD_ID", child_id)
+    if window:  # the covering window is the app's own
+        xml = xml.replace('package="com.android.systemui"', f'package="{window}"')
     return build_screen(xml, package=package, activity=activity)
 
 
@@ -89,15 +97,20 @@ def test_a_locked_virtual_phone_shows_systemuis_keyguard_over_the_app_and_takes_
 ) -> None:
     device = mail(tmp_path)
     device.launch(MAIL)
-    (inbox,) = [m for m in perceive(device).screen.marks if m.label == "Open inbox"]
+    app = perceive(device)
+    (inbox,) = [m for m in app.screen.marks if m.label == "Open inbox"]
     device.lock(secure=False)
     assert device.locked
-    assert device.current_app() == AppRef("com.android.systemui", "com.android.systemui.keyguard.KeyguardActivity")
+    assert device.current_app() == AppRef(
+        "com.android.systemui", "com.android.systemui.keyguard.KeyguardActivity"
+    )
     seen = perceive(device)
     top = seen.screen.top_layer
     assert (top.package, top.kind) == ("com.android.systemui", LayerKind.SHADE)
     assert "com.android.systemui:id/keyguard_root_view" in seen.screen.xml
-    assert seen.screenshot.getpixel((5, 1000)) != (255, 255, 255)  # a wallpaper, not the app's white
+    assert seen.screenshot.getpixel((5, 1000)) != app.screenshot.getpixel(
+        (5, 1000)
+    )  # a wallpaper, not the app
     device.tap(*inbox.bounds.center)  # the keyguard takes it
     device.swipe(540, 2000, 540, 400)
     device.press(Key.BACK)
@@ -155,7 +168,11 @@ def test_a_phone_that_locks_itself_with_a_swipe_lock_is_unlocked_and_the_item_go
     device = mail(tmp_path, "lock_after_actions: 1")
     verdict, reason, actions = explore(device)
     assert verdict is Verdict.PASSED, reason
-    assert actions.index("tap") < actions.index("dismiss_keyguard") < len(actions) - 1 - actions[::-1].index("tap")
+    assert (
+        actions.index("tap")
+        < actions.index("dismiss_keyguard")
+        < len(actions) - 1 - actions[::-1].index("tap")
+    )
 
 
 def test_a_phone_that_locks_itself_with_a_pin_ends_the_item_inconclusive_saying_so(tmp_path: Path) -> None:
@@ -168,7 +185,9 @@ def test_a_phone_that_locks_itself_with_a_pin_ends_the_item_inconclusive_saying_
 
 
 def test_systemui_in_front_with_a_keyguard_activity_is_the_lock_screen(tmp_path: Path) -> None:
-    plain = shade("notification_panel", "clock", package="com.android.systemui", activity="x.KeyguardActivity")
+    plain = shade(
+        "notification_panel", "clock", package="com.android.systemui", activity="x.KeyguardActivity"
+    )
     assert locked(mail(tmp_path), plain)
     assert not locked(mail(tmp_path), shade("notification_panel", "clock", package="com.android.systemui"))
 
@@ -187,8 +206,10 @@ class DumpsysPhone:
 
     def __init__(self, window: str) -> None:
         self.window = window
+        self.asked = 0
 
     def shell(self, args: list[str], *, doing: str) -> str:
+        self.asked += 1
         return self.window if args[:2] == ["dumpsys", "window"] else ""
 
 
@@ -196,3 +217,10 @@ def test_a_vendor_lock_screen_without_keyguard_views_is_told_by_dumpsys() -> Non
     screen = shade("vendor_root", "vendor_clock")
     assert locked(DumpsysPhone("  mShowingLockscreen=true mShowingDream=false"), screen)  # type: ignore[arg-type]
     assert not locked(DumpsysPhone("  mShowingLockscreen=false"), screen)  # type: ignore[arg-type]
+
+
+def test_an_apps_own_screen_is_never_the_lock_screen_and_costs_no_dumpsys() -> None:
+    # An app's own "lock screen" settings page: its ids say lock_screen, yet it is the app's window.
+    phone = DumpsysPhone("  mShowingLockscreen=true")
+    assert not locked(phone, shade("settings_root", "lock_screen_switch", window=MAIL))  # type: ignore[arg-type]
+    assert phone.asked == 0
