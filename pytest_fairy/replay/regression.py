@@ -84,14 +84,16 @@ def review(
     """Diff `result` with the item's baseline (if one is configured); fail it on lost screens if asked."""
     if settings.baseline is None:
         return result
+    gated = lose_screens or settings.fail_on_lost_screens
     try:
         baseline = load_baseline(settings.baseline, item.nodeid)
     except BaselineError as exc:
         item.user_properties.append((DIFF_PROPERTY, f"baseline unreadable: {exc}"))
-        return result
+        return _ungated(result, f"baseline unreadable: {exc}") if gated else result
     if baseline is None:
-        item.user_properties.append((DIFF_PROPERTY, f"no baseline for this item in {settings.baseline}"))
-        return result
+        missing = f"no baseline for this item in {settings.baseline}"
+        item.user_properties.append((DIFF_PROPERTY, missing))
+        return _ungated(result, missing) if gated else result
     diff = diff_trees(
         baseline.tree,
         result.tree,
@@ -109,6 +111,14 @@ def review(
     if (lose_screens or settings.fail_on_lost_screens) and diff.gone:
         return _lost(result, diff)
     return result
+
+
+def _ungated(result: Exploration, why: str) -> Exploration:
+    """The lost-screens gate could not look: a pass is not a pass (fail closed); a defect stays one."""
+    if result.verdict is not Verdict.PASSED:
+        return result
+    reason = f"the lost-screens gate could not check: {why}"
+    return replace(result, verdict=Verdict.INCONCLUSIVE, reason=reason)
 
 
 def _lost(result: Exploration, diff: TreeDiff) -> Exploration:

@@ -105,3 +105,21 @@ def test_failing_on_lost_screens_without_a_baseline_is_a_usage_error(project: py
     result = project.runpytest("--fairy-fail-on-lost-screens")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["ERROR: --fairy-fail-on-lost-screens needs --fairy-baseline DIR*"])
+
+
+@pytest.mark.parametrize("broken", ["missing", "unreadable"])
+def test_a_gated_item_whose_baseline_is_missing_or_unreadable_is_inconclusive(
+    project: pytest.Pytester, broken: str
+) -> None:
+    project.runpytest().assert_outcomes(passed=1)
+    baseline = project.path / "baseline"
+    shutil.copytree(sessions(project)[0], baseline)
+    if broken == "missing":
+        shutil.rmtree(baseline / ITEM)
+    else:
+        (baseline / ITEM / "tree.json").write_text("{not json", encoding="utf-8")
+    informed = project.runpytest("--fairy-baseline", "baseline")
+    informed.assert_outcomes(passed=1)  # without the gate, a missing baseline is only said
+    gated = project.runpytest("--fairy-baseline", "baseline", "--fairy-fail-on-lost-screens")
+    assert verdict_counts(gated) == {"passed": 0, "failed": 0, "inconclusive": 1}
+    gated.stdout.fnmatch_lines(["*delivery time: inconclusive: the lost-screens gate could not check: *"])
