@@ -185,6 +185,8 @@ def retired(model_id: str) -> str | None:
     return f"{model_id} was retired on {day}: the API no longer serves it; current models: " + ", ".join(
         m.id for m in _TABLE if m.status is Status.CURRENT
     )
+
+
 DEFAULT_MODEL = "claude-sonnet-5-5"
 
 

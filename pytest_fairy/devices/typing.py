@@ -34,6 +34,8 @@ ALLOW_IME_KEY = "fairy_allow_ime_install"
 SHELL_TIMEOUT_SECONDS = 30.0
 # What `input text` can type: its key map has printable ASCII only, and it reads `%s` as a space.
 _INPUT_TEXT_SAFE = re.compile(r"[ -$&-~]+")
+
+
 class Method(StrEnum):
     """Which route typed the text: the step record names it."""
 

@@ -316,8 +316,10 @@ def _scrimmed_overlay(node: Node) -> LayerKind | None:
     if not scrims or not content:
         return None
     box = Bounds(
-        min(c.bounds.left for c in content), min(c.bounds.top for c in content),
-        max(c.bounds.right for c in content), max(c.bounds.bottom for c in content),
+        min(c.bounds.left for c in content),
+        min(c.bounds.top for c in content),
+        max(c.bounds.right for c in content),
+        max(c.bounds.bottom for c in content),
     )
     hinted = _hint_kind(node)
     if hinted is None and box.area > PANEL_MAX_FRACTION * node.bounds.area:

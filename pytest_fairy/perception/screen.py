@@ -235,9 +235,7 @@ class Screen:
         return self.package
 
 
-def build_screen(
-    xml: str, *, activity: str = "", package: str = "", toasts: Sequence[str] = ()
-) -> Screen:
+def build_screen(xml: str, *, activity: str = "", package: str = "", toasts: Sequence[str] = ()) -> Screen:
     """Parse a dump and derive everything: layers, marks with refs, and the compressed text. `toasts`
     are the ones the device showed with it (`devices.protocol.Toasts`)."""
     windows = parse_hierarchy(xml)

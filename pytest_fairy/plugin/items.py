@@ -69,8 +69,10 @@ def _refuse_ungated(path: Path, spec: Spec) -> None:
                 feature.line,
             )
             raise SpecError(
-                path, line, f"feature {feature.name!r}: must_not lose_screens needs --fairy-baseline (a "
-                "previous run's session folder to compare with); without one this gate could never fail"
+                path,
+                line,
+                f"feature {feature.name!r}: must_not lose_screens needs --fairy-baseline (a "
+                "previous run's session folder to compare with); without one this gate could never fail",
             )
 
 

@@ -272,4 +272,3 @@ class Spec(_Model):
             if feature.name == name:
                 return feature
         raise KeyError(f"no feature {name!r} in {self._path} (it has {[f.name for f in self.features]})")
-
