@@ -70,8 +70,8 @@ def where_shown(result: Exploration) -> str:
     """
     tree = result.tree
     seen = "seen" if result.verdict is Verdict.FAILED else "the run ended"
-    # Steps after the last screen read (the device stopped answering before the next one was read, say).
-    unread = f"{seen} after step {result.steps}, before the screen it led to was read"
+    # Steps after the last screen recorded (the device stopped answering, or the phone locked itself).
+    unread = f"{seen} after step {result.steps}, before the screen it led to was recorded"
     if not tree.transitions:
         return unread if result.steps else "seen on the app's first screen, before any step"
     last = tree.transitions[-1]

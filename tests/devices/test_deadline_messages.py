@@ -32,7 +32,7 @@ def first_screen_only() -> FeatureTree:
 def test_a_device_lost_after_step_one_names_step_one() -> None:
     # Step 1's tap was taken; the device stopped answering before the screen it led to was read.
     assert where_shown(ended(first_screen_only(), steps=1)) == (
-        "the run ended after step 1, before the screen it led to was read"
+        "the run ended after step 1, before the screen it led to was recorded"
     )
 
 
@@ -44,7 +44,7 @@ def test_steps_after_the_last_screen_read_are_named_with_that_screen() -> None:
     tree = first_screen_only()
     tree.record(1, HOME, "tap [2] Cart", CART, "Cart", False)
     assert where_shown(ended(tree, steps=3)) == (
-        "the run ended after step 3, before the screen it led to was read; the last screen reached: "
+        "the run ended after step 3, before the screen it led to was recorded; the last screen reached: "
         "see the report step '1. tap [2] Cart → Cart [state_cart_bbbb2222]'"
     )
     assert where_shown(ended(tree, steps=1)) == (
