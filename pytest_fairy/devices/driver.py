@@ -27,7 +27,7 @@ import adbutils
 import uiautomator2 as u2
 from PIL import Image, UnidentifiedImageError
 
-from pytest_fairy.devices import deadline
+from pytest_fairy.devices import deadline, events
 from pytest_fairy.devices import typing as typist
 from pytest_fairy.devices.deadline import Reconnect, is_network_serial
 from pytest_fairy.devices.protocol import AppRef, DeviceInfo, DeviceLost, Key
@@ -176,19 +176,18 @@ class U2Device:
         )
 
     def type_text(self, text: str) -> None:
-        # Clipboard paste over JSON-RPC, plain ASCII as one quoted word of `input text`, or (opted in)
-        # uiautomator2's IME: never a shell command line built from the text, and the clipboard and the
-        # keyboard are left as they were. How it was typed is the step's note (take_note).
-        self._note = ""
-        self._note = self._run(
+        # Clipboard paste, plain ASCII as one quoted word of `input text`, or (opted in) uiautomator2's IME:
+        # never a shell line built from the text; how it was typed is the step's note (take_note).
+        typed = self._run(
             f"type {len(text)} characters",
             lambda d, adb: typist.type_text(
                 d, adb, text, serial=self.serial, allow_ime_install=self.allow_ime_install
             ),
         )
+        self._note = events.joined(self._note, typed)
 
     def take_note(self) -> str:
-        """What the last action said about how it was carried out (the typing method), once: the
+        """What the calls since the last note said (the typing method, each reconnect), once: the
         explorer puts it in the step record."""
         note, self._note = self._note, ""
         return note
@@ -357,7 +356,7 @@ class U2Device:
         self.close()
         last = _reason(cause) if cause else "not connected"
         started = time.monotonic()
-        for delay in self.reconnect.delays():
+        for attempt, delay in enumerate(self.reconnect.delays(), 1):
             if late is not None and late.left() <= delay:
                 break
             time.sleep(delay)
@@ -368,6 +367,7 @@ class U2Device:
                 last = exc.reason if isinstance(exc, DeviceError) else _reason(exc)
                 continue
             self.reconnects += 1
+            self._note = events.joined(self._note, events.reconnected(doing, attempt))  # a step event
             return
         if late is not None:
             raise self._silenced(doing) from cause

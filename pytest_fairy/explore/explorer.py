@@ -12,10 +12,11 @@ from __future__ import annotations
 import io
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from PIL import Image
 
+from pytest_fairy.devices.events import joined, still_running
 from pytest_fairy.devices.protocol import Device, Diagnostics, clear_app_data, diagnostics_of
 from pytest_fairy.errors import BrainError, FairyError, UsageError
 from pytest_fairy.explore.action import ActionError, perform
@@ -137,6 +138,11 @@ class Explorer:
         try:
             seen = self._begin(run)  # launch, perceive, plan
             while True:
+                course = _noted(self.device, course)  # a reconnect since the last action joins its record
+                if course.awaiting is not None:  # and after it, the app under test must still be in front
+                    still_running(
+                        self.device, run.target.package, course.awaiting.record.device_note, course.steps
+                    )
                 arrival = run.arrive(seen, identify(seen.screen), course)  # identify, record
                 course = self._report(course, arrival)
                 reading = read_oracles(run.mission, run.target, self._observe(arrival))  # oracles
@@ -316,6 +322,17 @@ def _take_note(device: object) -> str:
     """What a device said about the action just taken (U2Device: how it typed), if it says anything."""
     take = getattr(device, "take_note", None)
     return str(take()) if callable(take) else ""
+
+
+def _noted(device: object, course: Course) -> Course:
+    """What the device said since the last action was recorded (a reconnect while reading its outcome)
+    joins that action's record."""
+    note = _take_note(device) if course.awaiting is not None else ""
+    if not note or course.awaiting is None:
+        return course
+    record = course.awaiting.record
+    record = replace(record, device_note=joined(record.device_note, note))
+    return replace(course, awaiting=replace(course.awaiting, record=record))
 
 
 def _png(image: Image.Image) -> bytes:

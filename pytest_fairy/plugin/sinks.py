@@ -79,8 +79,9 @@ class TerminalSink:
         guard = "" if record.guard == "ok" else f"  [guard {record.guard}: {record.guard_reason}]"
         denial = f"  [{record.denial}]" if record.denial else ""
         source = "  [replayed]" if record.replayed else ""
+        note = f"  [{record.device_note}]" if record.device_note else ""  # typing method, reconnects
         self._write(
-            f"    step {record.step}: {record.action} -> {record.reached or '?'}{guard}{denial}{source}"
+            f"    step {record.step}: {record.action} -> {record.reached or '?'}{guard}{denial}{source}{note}"
         )
 
     def finish(self, result: Exploration) -> None:
