@@ -221,6 +221,7 @@ class AllureSink:
             "outcome": record.outcome,
             "loop guard": f"{record.guard}: {record.guard_reason}" if record.guard != "ok" else "",
             "risk policy": record.denial,
+            "device": record.device_note,  # how it typed, a reconnect
         }
         if record.usage.calls:
             shown["tokens so far"] = str(record.usage.total_tokens)
@@ -380,6 +381,8 @@ def _decision_text(record: StepRecord) -> str:
         lines.append(f"reached: {record.reached}")
     if record.denial:
         lines.append(f"policy: {record.denial}")
+    if record.device_note:
+        lines.append(f"device: {record.device_note}")
     return "\n".join(lines)
 
 

@@ -209,3 +209,16 @@ def test_llm_figures_guard_warnings_and_an_inconclusive_pointer_reach_allure(
     params = {p["name"]: p["value"] for p in step["parameters"]}
     assert params["loop guard"] == "warn: same state 3 times" and params["tokens so far"] == "1200"
     assert "step 1 loop guard: warn" in {a["name"] for a in step["attachments"]}
+
+
+def test_what_the_device_said_about_a_step_is_in_its_allure_step() -> None:
+    """A reconnect or the way text was typed: a parameter of the step and a line of its decision."""
+    from pytest_fairy.report.allure import AllureSink, _decision_text
+
+    sink = AllureSink(spec_name="test_shop.yaml")
+    noted = record(device_note="reconnected after 'dump the hierarchy' failed (1 attempt)")
+    assert sink._parameters(noted) == {
+        **sink._parameters(record()),
+        "device": "reconnected after 'dump the hierarchy' failed (1 attempt)",
+    }
+    assert _decision_text(noted).endswith("device: reconnected after 'dump the hierarchy' failed (1 attempt)")
