@@ -67,11 +67,16 @@ def frozen(adb_server: AdbServer) -> Iterator[Frozen]:
         adb_server.client.wait_for(served.serial, state="device", timeout=ADB_TIMEOUT)
         yield served
     finally:
-        served.thaw()
-        process.terminate()
-        process.wait(ADB_TIMEOUT)
+        # Gone whatever happens, and off the shared adb server: other tests list its devices.
         if served.serial:
             adb_server.run("disconnect", served.serial)
+        served.thaw()
+        process.terminate()
+        try:
+            process.wait(ADB_TIMEOUT)
+        except subprocess.TimeoutExpired:  # a loaded machine: a thawed server may take its time to stop
+            process.kill()
+            process.wait(ADB_TIMEOUT)
 
 
 def bounded_driver(farm: Farm, serial: str) -> U2Device:
