@@ -79,7 +79,7 @@ DYNAMIC = re.compile(r"¥[\d.]+|(?<![\d:])\d+(?![\d:])")  # prices and counters,
 MARK_LINE = re.compile(
     r'^(?P<indent>\s*)\[(?P<n>\d+)\] (?P<cls>\w+)(?: #\S+)?(?: "(?P<label>[^"]*)")?(?P<rest>.*)$'
 )
-GUARD = GuardLimits(stagnation_warn=40, stagnation_escape=50, stagnation_stop=60, max_steps=400)
+GUARD = GuardLimits(stagnation_warn=40, stagnation_escape=50, stagnation_stop=60)
 DIALOG = " [dialog]"  # a page with a dialog (or sheet) open over it is another page to the tour
 TAIL_ENTRY = re.compile(r"\[(?P<n>\d+)\] (?P<label>[^·]+?)\s*(?:·|$)")
 TRANSITION = re.compile(

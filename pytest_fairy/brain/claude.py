@@ -28,8 +28,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pytest_fairy.brain.answers import AnswerError, read_judgement, read_plan, read_step, read_summary
 from pytest_fairy.brain.claude_api import ClaudeApi
 from pytest_fairy.brain.claude_settings import ClaudeSettings
-from pytest_fairy.brain.context import Block, MessageBuilder, RunMemory, render
+from pytest_fairy.brain.context import Block, MessageBuilder, render
 from pytest_fairy.brain.follow_ups import FollowUpQueue, QueueStats
+from pytest_fairy.brain.memory import RunMemory
 from pytest_fairy.brain.pricing import CallTokens, Ledger
 from pytest_fairy.brain.prompt_cache import PromptCache
 from pytest_fairy.brain.tools import Stage, cache_control, tools_param

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from pytest_fairy.brain.context import ContextLimits
+from pytest_fairy.brain.limits import ContextLimits
 from pytest_fairy.brain.models import DEFAULT_MODEL, Price, model_info
 from pytest_fairy.brain.pricing import DEFAULT_PRICES
 from pytest_fairy.brain.tools import DEFAULT_MAX_FOLLOW_UPS

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from pytest_fairy.brain.context import one_line
+from pytest_fairy.brain.memory import one_line
 from pytest_fairy.brain.tools import FollowUp, PageExpectation
 from pytest_fairy.explore.action import NEEDS_MARK, Action, ActionKind
 from pytest_fairy.explore.decisions import Decision, Origin, OutcomeKind, StepContext

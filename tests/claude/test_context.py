@@ -7,7 +7,8 @@ from importlib import resources
 
 import pytest
 
-from pytest_fairy.brain.context import ContextLimits, MessageBuilder, RunMemory, cut
+from pytest_fairy.brain.context import ContextLimits, MessageBuilder, cut
+from pytest_fairy.brain.memory import RunMemory
 from pytest_fairy.explore.decisions import Assessment, Decision, Outcome, OutcomeKind
 from tests.claude import answers, synthetic
 from tests.claude.conftest import brain_on

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 
-from pytest_fairy.brain.context import ContextLimits, MessageBuilder, RunMemory
+from pytest_fairy.brain.context import ContextLimits, MessageBuilder
+from pytest_fairy.brain.memory import RunMemory
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Assessment, Decision, Origin, Outcome, OutcomeKind
 from pytest_fairy.explore.explorer import ESCAPE_PREFIX, RETURN_PREFIX

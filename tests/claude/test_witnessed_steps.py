@@ -11,8 +11,9 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_fairy.brain.context import ContextLimits, RunMemory
+from pytest_fairy.brain.context import ContextLimits
 from pytest_fairy.brain.follow_ups import DropReason
+from pytest_fairy.brain.memory import RunMemory
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Assessment, Decision, Origin, Outcome, OutcomeKind, Plan, Witness
 from pytest_fairy.explore.explorer import ESCAPE_PREFIX, RETURN_PREFIX, Explorer
