@@ -12,27 +12,10 @@ from device_helpers import Farm
 
 from pytest_fairy.devices.diagnostics import dismiss_keyguard, keyguard_showing
 from pytest_fairy.explore.keyguard import LOCKED_REASON
+from tests.mail_app import write_mail_app
 
 pytestmark = pytest.mark.wire
 
-APP = """
-app: {package: com.example.mail, name: Mail, launch: feed}
-device: {LOCK}
-variables:
-  read: false
-screens:
-  - id: feed
-    activity: .FeedActivity
-    title: Mail
-    elements:
-      - {class: Button, id: btn_inbox, text: Open inbox, on_tap: [{go: inbox}]}
-  - id: inbox
-    activity: .InboxActivity
-    title: Inbox
-    elements:
-      - {class: Button, id: btn_read, text: Mark all read, on_tap: [{set: {read: true}}]}
-      - {class: TextView, id: tv_state, text: Inbox zero, when: read}
-"""
 SPEC = """
 app: {name: Mail, package: com.example.mail, virtual: mail.yaml}
 features:
@@ -43,16 +26,10 @@ features:
 """
 
 
-def write_app(where: Path, lock: str = "") -> Path:
-    app = where / "mail.yaml"
-    app.write_text(APP.replace("{LOCK}", "{" + lock + "}"), encoding="utf-8")
-    return app
-
-
 def test_dumpsys_window_and_the_dump_show_the_lock_screen_and_wm_lifts_a_swipe_lock(
     farm: Farm, tmp_path: Path
 ) -> None:
-    served = farm.serve(write_app(tmp_path))
+    served = farm.serve(write_mail_app(tmp_path))
     driver = farm.driver(served)
     driver.launch("com.example.mail")
     assert not keyguard_showing(driver)
@@ -66,7 +43,7 @@ def test_dumpsys_window_and_the_dump_show_the_lock_screen_and_wm_lifts_a_swipe_l
 
 
 def test_wm_dismiss_keyguard_leaves_a_pin_lock(farm: Farm, tmp_path: Path) -> None:
-    served = farm.serve(write_app(tmp_path))
+    served = farm.serve(write_mail_app(tmp_path))
     driver = farm.driver(served)
     served.device.lock(secure=True)
     assert not dismiss_keyguard(driver)
@@ -89,7 +66,7 @@ def test_a_run_over_adb_unlocks_a_swipe_lock_and_stops_at_a_pin(
     pytester: pytest.Pytester, farm: Farm, lock_dir: Path, lock: str, outcome: dict[str, int], line: str
 ) -> None:
     (pytester.path / "test_mail.yaml").write_text(SPEC, encoding="utf-8")
-    served = farm.serve(write_app(pytester.path, lock))
+    served = farm.serve(write_mail_app(pytester.path, lock))
     pytester.makeini(f"[pytest]\nfairy_artifacts = .fairy\nfairy_lock_dir = {lock_dir}\n")
     result = pytester.runpytest(
         "-p", "no:cacheprovider", f"--fairy-adb={farm.address}", f"--fairy-device={served.serial}"

@@ -22,27 +22,8 @@ from pytest_fairy.perception.screen import Screen, build_screen
 from pytest_fairy.spec.model import Oracle, OracleKind
 from pytest_fairy.virtual import VirtualDevice
 from pytest_fairy.virtual.loader import load_app_model
+from tests.mail_app import APP, MAIL, write_mail_app
 
-MAIL = "com.example.mail"
-APP = """
-app: {package: com.example.mail, name: Mail, launch: feed}
-device: {LOCK}
-variables:
-  read: false
-screens:
-  - id: feed
-    activity: .FeedActivity
-    title: Mail
-    elements:
-      - {class: Button, id: btn_inbox, text: Open inbox, on_tap: [{go: inbox}]}
-  - id: inbox
-    activity: .InboxActivity
-    title: Inbox
-    elements:
-      - {class: Button, id: btn_read, text: Mark all read, on_tap: [{set: {read: true}}]}
-      - {class: EditText, id: et_search, hint: Search}
-      - {class: TextView, id: tv_state, text: Inbox zero, when: read}
-"""
 SHADE_DUMP = """<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>
 <hierarchy rotation="0">
   <node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.example.mail"
@@ -60,9 +41,7 @@ SHADE_DUMP = """<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>
 
 
 def mail(tmp_path: Path, lock: str = "") -> VirtualDevice:
-    app = tmp_path / "mail.yaml"
-    app.write_text(APP.replace("{LOCK}", "{" + lock + "}"), encoding="utf-8")
-    return VirtualDevice(app, latency=False)
+    return VirtualDevice(write_mail_app(tmp_path, lock), latency=False)
 
 
 def target() -> Target:
