@@ -10,9 +10,10 @@ dialogs) in the same way, so "menu page" and "menu page + delivery-time dialog" 
 typed values and the visible (normalised) text, so toggling a radio inside the dialog is "same state,
 content changed". Keyboard, system-bar and decor layers count for nothing.
 
-Lists: the children of a scrollable container are reduced to the set of their distinct shapes (no text,
-no count), so scrolling and list length make no new state; only fully visible rows count, because a row
-clipped at the edge may lack some of its views. Non-scrolling groups of repeated children keep the text
+Lists: the children of a scrollable container are reduced to the set of their repeated shapes (no text,
+no count; a header or footer that scrolls in and out does not count), so scrolling and list length make
+no new state; only fully visible rows count, because a row clipped at the edge may lack some of its views.
+What the rows say is content, names with their numbers (`商品 7`): rows scrolled into view are new content. Non-scrolling groups of repeated children keep the text
 of their first `list_rows_kept` rows and are reduced to their shape beyond that.
 """
 
@@ -20,12 +21,14 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pytest_fairy.explore.dynamic_text import normalize
 from pytest_fairy.perception.hierarchy import Node
 from pytest_fairy.perception.layers import Layer, LayerKind
+from pytest_fairy.perception.refs import name_text
 
 if TYPE_CHECKING:
     from pytest_fairy.perception.screen import Screen
@@ -196,9 +199,14 @@ class _Walk:
         return cached
 
     def _rows(self, node: Node) -> str:
+        """A list as the shapes of its rows, whatever its offset: only the shapes that repeat among the
+        fully visible rows (a header or footer scrolls in and out), all of them where none repeats (a
+        ScrollView's single child)."""
         rows = self._children(node)
-        inside = [r for r in rows if _within(r, node)]
-        return "{" + ",".join(sorted({self.shape(r) for r in (inside or rows)})) + "}"
+        inside = [r for r in rows if _within(r, node)] or rows
+        counts = Counter(self.shape(r) for r in inside)
+        repeated = {shape for shape, count in counts.items() if count > 1}
+        return "{" + ",".join(sorted(repeated or counts)) + "}"
 
     def structure(self, node: Node) -> str:
         text = "" if node.editable or node.password else self.rules.normalize_text(node.text)
@@ -225,18 +233,26 @@ class _Walk:
         return f"{head}[{','.join(parts)}]"
 
     def content(self, root: Node) -> str:
+        """What the layer shows. Text in a list row keeps the numbers of its name (`商品 7`, not `商品 #`):
+        rows 8-14 scrolled into view are other content than rows 1-7, though prices and times still
+        count for nothing."""
         parts: list[str] = []
-        stack = [root]
+        stack: list[tuple[Node, bool]] = [(root, False)]
         while stack:
-            node = stack.pop()
+            node, in_list = stack.pop()
             if id(node) in self.excluded or not node.visible:
                 continue
-            text = node.text if node.editable else self.rules.normalize_text(node.text)
+            text = node.text if node.editable else self._text(node.text, in_list)
             marks = f"{int(node.checked)}{int(node.selected)}{int(node.enabled)}"
             if text or node.content_desc or node.checkable or node.selected or not node.enabled:
-                parts.append(f"{node.short_id}'{text}'{self.rules.normalize_text(node.content_desc)}{marks}")
-            stack.extend(reversed(node.children))
+                desc = self._text(node.content_desc, in_list)
+                parts.append(f"{node.short_id}'{text}'{desc}{marks}")
+            inner = in_list or node.scrollable
+            stack.extend((child, inner) for child in reversed(node.children))
         return _SEP.join(parts)
+
+    def _text(self, text: str, in_list: bool) -> str:
+        return name_text(text) if in_list else self.rules.normalize_text(text)
 
 
 def _within(child: Node, container: Node) -> bool:

@@ -62,6 +62,14 @@ def _is_dynamic(text: str) -> bool:
     return not rest or rest.isdigit()
 
 
+def name_text(text: str) -> str:
+    """Text as a name: changing numbers (prices, clocks, counters) replaced by `#`, the short numbers
+    that tell items apart kept (`商品 7`, `巨无霸 2号`); "" for text that is nothing but changing numbers."""
+    if not text or _is_dynamic(text):
+        return ""
+    return _DYNAMIC.sub("#", _SPACE.sub(" ", text).strip())
+
+
 def _clean(text: str, keep_digits: bool) -> str:
     text = _SPACE.sub(" ", text).strip()
     if not keep_digits:

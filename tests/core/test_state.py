@@ -71,6 +71,45 @@ def test_scrolling_a_list_stays_in_the_same_state(first: int, rows: int) -> None
         assert scrolled.content_hash != top.content_hash  # other rows came into view
 
 
+def numbered_list(first: int, rows: int, *, header: bool = False) -> V:
+    """A product list whose rows differ only by their number (`商品 7`), with prices and times."""
+    items = [
+        v("LinearLayout", "", v("TextView", f"商品 {i}", id="name"), v("TextView", f"¥{i}.00", id="price"),
+          v("TextView", f"{i}分钟前", id="ago"), id="item", clickable=True)
+        for i in range(first, first + rows)
+    ]
+    head = [v("ImageView", desc="今日推荐", id="banner", clickable=True)] if header else []
+    return window(PKG, v("TextView", "全部商品", id="title"),
+                  v("androidx.recyclerview.widget.RecyclerView", "", *head, *items, id="list", scrollable=True))
+
+
+@settings(max_examples=40, deadline=None)
+@given(first=st.integers(2, 290), rows=st.integers(2, 12))
+def test_rows_named_by_numbers_scroll_as_new_content_in_the_same_state(first: int, rows: int) -> None:
+    top, scrolled = state(numbered_list(1, rows)), state(numbered_list(first, rows))
+    assert scrolled.key == top.key
+    assert scrolled.content_hash != top.content_hash  # 商品 8.. are not 商品 1..
+    # The header scrolled away: the same list at another offset.
+    assert state(numbered_list(1, rows, header=True)).key == top.key
+
+
+def test_prices_and_times_in_rows_are_no_new_content() -> None:
+    def page(price: str, ago: str) -> V:
+        rows = [v("LinearLayout", "", v("TextView", f"商品 {i}", id="name"), v("TextView", price, id="p"),
+                  v("TextView", ago, id="ago"), id="item", clickable=True) for i in range(1, 6)]
+        return window(PKG, v("androidx.recyclerview.widget.RecyclerView", "", *rows, id="list", scrollable=True))
+
+    assert state(page("¥1.00", "3分钟前")) == state(page("¥9.50", "12分钟前"))
+
+
+def test_a_list_of_other_rows_is_another_state() -> None:
+    orders = window(PKG, v("TextView", "全部商品", id="title"), v(
+        "androidx.recyclerview.widget.RecyclerView", "",
+        *[v("LinearLayout", "", v("TextView", f"订单 {i}", id="order_no"), v("Button", "再来一单", id="again",
+            clickable=True), id="order", clickable=True) for i in range(5)], id="list", scrollable=True))
+    assert state(orders).key != state(numbered_list(1, 5)).key
+
+
 def test_a_row_clipped_at_the_list_edge_is_ignored() -> None:
     clipped = row(7)
     clipped.children = clipped.children[:1]  # only its name is laid out at the bottom edge
