@@ -16,6 +16,7 @@ from pytest_fairy.errors import DeviceError
 if TYPE_CHECKING:
     from pytest_fairy.devices.lease import DeviceLease
     from pytest_fairy.devices.lock import DeviceLock
+    from pytest_fairy.devices.queue import DeviceQueue
 
 # While waiting for a device, an adb error in asking about its lease counts as "busy, ask again" (a
 # farm host's adb server that hiccups); this many in a row and the device is down for the item.
@@ -50,6 +51,10 @@ class DeviceClaim:
     @property
     def key(self) -> str:
         return self.lock.key
+
+    @property
+    def queue(self) -> DeviceQueue:
+        return self.lock.queue
 
     @property
     def held(self) -> bool:
@@ -91,13 +96,15 @@ class DeviceClaim:
             return f"{self.lease.owner()}, by its lease on the device"
         return self.lock.owner()
 
-    def release(self, *, answering: bool = True) -> None:
+    def release(self, *, answering: bool = True, reconnected: bool = False) -> None:
         """The lease, then the lock. A lease that cannot be removed is a warning, not an error of the item:
         it expires by itself. A device that stopped answering (`answering=False`) is not asked again: its
-        lease is left to expire, and the lock is released at once."""
+        lease is left to expire, and the lock is released at once. `reconnected`: the driver reconnected
+        to the device during the item (it restarted, or its connection dropped), which explains a lease
+        that vanished from it."""
         try:
             if self.lease is not None and answering:
-                self._release_lease(self.lease)
+                self._release_lease(self.lease, reconnected=reconnected)
             elif self.lease is not None:
                 self._abandon_lease(self.lease)
         finally:
@@ -116,8 +123,8 @@ class DeviceClaim:
             )
 
     @staticmethod
-    def _release_lease(lease: DeviceLease) -> None:
-        from pytest_fairy.devices.lease import LeaseWarning
+    def _release_lease(lease: DeviceLease, *, reconnected: bool) -> None:
+        from pytest_fairy.devices.lease import VANISHED, LeaseWarning
 
         try:
             lease.release()
@@ -125,7 +132,15 @@ class DeviceClaim:
             warnings.warn(
                 f"{exc}; it expires by itself within {lease.settings.ttl:.0f}s", LeaseWarning, stacklevel=2
             )
-        if lease.lost:
+        if lease.lost in VANISHED and reconnected:
+            warnings.warn(
+                f"device {lease.serial} restarted during the item (the driver reconnected to it) and the "
+                f"lease on the device went with the restart ({lease.lost}); no other host is known to have "
+                "taken it",
+                LeaseWarning,
+                stacklevel=2,
+            )
+        elif lease.lost:
             warnings.warn(
                 f"device {lease.serial}: the lease on the device stopped being ours during the item "
                 f"({lease.lost}); another host may have driven it too",

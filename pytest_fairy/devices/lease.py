@@ -43,8 +43,10 @@ import threading
 import time
 import uuid
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from types import TracebackType
+from typing import Any
 
 import adbutils
 
@@ -57,11 +59,17 @@ from pytest_fairy.devices.lease_record import (
     OwnerlessSightings,
     process_namespace,
 )
+from pytest_fairy.devices.queue import Waiting
 from pytest_fairy.errors import DeviceError, FairyError, FairyWarning
 
 OWNER_FILE = "owner"
 TAKEOVER_PREFIX = "takeover-"
 UNOWNED_MARKER = TAKEOVER_PREFIX + "unowned"
+# Why a lease stopped being ours when nobody else's record replaced it: removed (by hand, or with a
+# device that restarted and lost its /data/local/tmp).
+REMOVED = "removed from the device"
+GONE_AT_RELEASE = "gone at release"
+VANISHED = (REMOVED, GONE_AT_RELEASE)
 _EXISTS = "File exists"
 _MISSING = "No such file or directory"
 _ADB_ERRORS: tuple[type[BaseException], ...] = (adbutils.AdbError, OSError)
@@ -89,6 +97,8 @@ class DeviceLease:
     session: str = ""
     worker: str = ""
     ownerless: OwnerlessSightings = field(default_factory=lambda: OWNERLESS, repr=False)
+    # Who of this host waits for the device (its queue): noted in the record at each write, for others.
+    waiters: Callable[[], Waiting] | None = field(default=None, repr=False)
     lost: str = field(default="", init=False)
     _record: LeaseRecord | None = field(default=None, init=False, repr=False)
     _seen: LeaseRecord | None = field(default=None, init=False, repr=False)
@@ -157,7 +167,7 @@ class DeviceLease:
         self._require_server(doing)
         current = self._read(doing)
         if current is None or current.token != record.token:
-            self.lost = "someone else's lease was on the device at release" if current else "gone at release"
+            self.lost = "someone else's lease was on the device at release" if current else GONE_AT_RELEASE
             return
         removed = self._shell(["rm", "-r", self.settings.path], doing)
         if removed.returncode != 0:
@@ -208,6 +218,7 @@ class DeviceLease:
             token=uuid.uuid4().hex,
             expires=time.time() + self.settings.ttl,
             namespace=process_namespace(),
+            **self._waiting(),
         )
         try:
             self._push(record, doing)
@@ -276,11 +287,7 @@ class DeviceLease:
                 self._require_server(doing)
                 current = self._read(doing)
                 if current is None or current.token != record.token:
-                    self.lost = (
-                        f"taken over by {current.describe(time.time())}"
-                        if current
-                        else "removed from the device"
-                    )
+                    self.lost = f"taken over by {current.describe(time.time())}" if current else REMOVED
                     return
                 with self._guard:
                     if stop.is_set():
@@ -293,7 +300,7 @@ class DeviceLease:
                             "it over"
                         )
                         return
-                    renewed = replace(record, expires=time.time() + self.settings.ttl)
+                    renewed = replace(record, expires=time.time() + self.settings.ttl, **self._waiting())
                     self._push(renewed, doing)
                     if not stop.is_set():  # abandon() does not wait for a push: it may end meanwhile
                         self._record = renewed
@@ -302,6 +309,13 @@ class DeviceLease:
                 if time.time() > record.expires - self.settings.renew_margin_seconds:
                     self.lost = f"not renewed before it expired: {exc.reason}"
                     return
+
+    def _waiting(self) -> dict[str, Any]:
+        """The record's note of this host's queue for the device."""
+        if self.waiters is None:
+            return {}
+        waiting = self.waiters()
+        return {"waiting": waiting.count, "waiting_since": waiting.since}
 
     def _read(self, doing: str) -> LeaseRecord | None:
         result = self._shell(["cat", self.owner_path], doing)

@@ -64,7 +64,10 @@ class LeaseSettings:
 @dataclass(frozen=True)
 class LeaseRecord:
     """Who holds a lease and until when. `token` is unique per acquisition; `namespace` says where `pid`
-    is meaningful (boot id and pid namespace; "" where /proc does not tell)."""
+    is meaningful (boot id and pid namespace; "" where /proc does not tell). `waiting` processes of the
+    holder's host queue for the device (devices/queue.py), the oldest since `waiting_since` (epoch
+    seconds): informational, for a person or a runner of another host that finds the lease, as of the
+    holder's last write (taking the lease, then each renewal)."""
 
     host: str
     pid: int
@@ -73,6 +76,8 @@ class LeaseRecord:
     token: str
     expires: float
     namespace: str = ""
+    waiting: int = 0
+    waiting_since: float | None = None
 
     def to_bytes(self) -> bytes:
         return (json.dumps(asdict(self), sort_keys=True) + "\n").encode()
@@ -90,6 +95,8 @@ class LeaseRecord:
                 token=str(fields["token"]),
                 expires=float(fields["expires"]),
                 namespace=str(fields.get("namespace", "")),
+                waiting=int(fields.get("waiting", 0)),
+                waiting_since=None if fields.get("waiting_since") is None else float(fields["waiting_since"]),
             )
         except (ValueError, TypeError, KeyError) as exc:
             raise ValueError(f"not a lease record: {data[:80]!r}") from exc
@@ -110,7 +117,12 @@ class LeaseRecord:
     def describe(self, now: float) -> str:
         left = self.expires - now
         when = f"expires in {left:.0f}s" if left >= 0 else f"expired {-left:.0f}s ago"
-        return f"pid {self.pid} on {self.host} ({self.worker or 'main'}, session {self.session}), {when}"
+        queued = ""
+        if self.waiting and self.waiting_since is not None:
+            oldest = max(0.0, now - self.waiting_since)
+            queued = f", {self.waiting} more waiting on {self.host} (the oldest for {oldest:.0f}s)"
+        who = f"pid {self.pid} on {self.host} ({self.worker or 'main'}, session {self.session})"
+        return f"{who}, {when}{queued}"
 
 
 def process_namespace() -> str:

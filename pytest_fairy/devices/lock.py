@@ -2,7 +2,8 @@
 
 An OS-level file lock (`filelock`) per device in a folder outside pytest's basetemp (the user's cache
 folder by default), so two pytest runs on one machine exclude each other too, and a worker that dies
-releases its device with its file descriptors.
+releases its device with its file descriptors. Beside each lock, its `DeviceQueue` (devices/queue.py):
+`acquire_first` hands a device that falls free to the process that has waited longest for it.
 
     with DeviceLock.in_folder(default_lock_dir(), "127.0.0.1:5037/emulator-5554") as lock:
         ...  # this process has the device
@@ -15,7 +16,7 @@ import os
 import re
 import socket
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -23,10 +24,13 @@ from typing import Protocol, TypeVar
 
 import filelock
 
+from pytest_fairy.devices.queue import DeviceQueue, Ticket
 from pytest_fairy.errors import FairyError
 
 # How often a waiting worker looks again whether a device became free.
 POLL_SECONDS = 0.1
+# How often a waiting worker says so (`waiting for emulator-5554, held by ...`), after its first line.
+SAY_SECONDS = 10.0
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -39,6 +43,9 @@ class Claim(Protocol):
 
     @property
     def key(self) -> str: ...
+
+    @property
+    def queue(self) -> DeviceQueue: ...
 
     def try_acquire(self) -> bool: ...
 
@@ -76,6 +83,11 @@ class DeviceLock:
     def owner_path(self) -> Path:
         """Who holds the lock, for the message of a worker that waits in vain. Informational only."""
         return self.path.with_suffix(".owner")
+
+    @property
+    def queue(self) -> DeviceQueue:
+        """The processes of this host waiting for the device, oldest first."""
+        return DeviceQueue(self.path.with_suffix(".queue"))
 
     @property
     def held(self) -> bool:
@@ -118,20 +130,55 @@ class DeviceLock:
         self.release()
 
 
-def acquire_first(locks: Sequence[C], *, wait_seconds: float, poll: float = POLL_SECONDS) -> C:
+def acquire_first(
+    locks: Sequence[C],
+    *,
+    wait_seconds: float,
+    poll: float = POLL_SECONDS,
+    say: Callable[[str], None] | None = None,
+    say_every: float = SAY_SECONDS,
+) -> C:
     """The first of `locks` (in order of preference) that is free, waiting up to `wait_seconds` for one.
-    An error of a claim's `try_acquire` (a device that cannot be asked) ends the wait at once."""
+    An error of a claim's `try_acquire` (a device that cannot be asked) ends the wait at once.
+
+    First come, first served: a device is taken only if no older live ticket of its queue waits for it.
+    A process that finds none free takes a ticket on each (its place in their queues) until it gets one;
+    while it waits, `say` hears a line at once and then every `say_every` seconds."""
     if not locks:
         raise LockTimeout("no devices to wait for")
     deadline = time.monotonic() + wait_seconds
-    while True:
-        for lock in locks:
-            if lock.try_acquire():
-                return lock
-        if time.monotonic() >= deadline:
-            holders = ", ".join(f"{lock.key} (held by {lock.owner()})" for lock in locks)
-            raise LockTimeout(
-                f"no device became free within {wait_seconds:.0f}s: {holders}. Raise fairy_device_wait, "
-                "or run fewer xdist workers than devices"
-            )
-        time.sleep(poll)
+    tickets: list[Ticket | None] = [None] * len(locks)
+    next_line = 0.0
+    try:
+        while True:
+            for lock, ticket in zip(locks, tickets, strict=True):
+                if lock.queue.first(ticket) and lock.try_acquire():
+                    return lock
+            now = time.monotonic()
+            if now >= deadline:
+                holders = ", ".join(f"{lock.key} (held by {lock.owner()})" for lock in locks)
+                raise LockTimeout(
+                    f"no device became free within {wait_seconds:.0f}s: {holders}. Raise fairy_device_wait, "
+                    "or run fewer xdist workers than devices"
+                )
+            if tickets[0] is None:
+                tickets = [lock.queue.join() for lock in locks]
+            if say is not None and now >= next_line:
+                say(f"waiting for {_holders(locks)}")
+                next_line = now + say_every
+            time.sleep(poll)
+    finally:
+        for ticket in tickets:
+            if ticket is not None:
+                ticket.withdraw()
+
+
+def _holders(locks: Sequence[Claim]) -> str:
+    """`emulator-5554, held by pid 18844 on ci-7 (gw0) (3 waiting)` for each device, `; `-separated."""
+    parts = (f"{_serial(c.key)}, held by {c.owner()} ({c.queue.waiting().count} waiting)" for c in locks)
+    return "; ".join(parts)
+
+
+def _serial(key: str) -> str:
+    """The device of a lock key (`ADB_SERVER/SERIAL`)."""
+    return key.rsplit("/", 1)[-1]

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import uuid
@@ -49,6 +50,7 @@ class DevicePool:
         worker: str | None = None,
         lease_settings: LeaseSettings | None = None,
         session: str | None = None,
+        say: Callable[[str], None] | None = None,
     ) -> None:
         self.config = config
         # Opens the virtual device of an app model with a serial: the plugin's, which parses each model once.
@@ -59,6 +61,9 @@ class DevicePool:
         # their owner records, for a person who finds a lease on a device.
         self.lease_settings = lease_settings
         self.session = session or uuid.uuid4().hex[:12]
+        # Hears `waiting for emulator-5554, held by ...` while an item waits for a busy device (the
+        # plugin's: to the terminal).
+        self.say = say
         self._virtual: dict[Path, Device] = {}
         # The claims of the real devices leased right now, by serial.
         self._held: dict[str, DeviceClaim] = {}
@@ -159,14 +164,19 @@ class DevicePool:
     def _claim(self, serial: str) -> DeviceClaim:
         from pytest_fairy.devices.lock import DeviceLock
 
+        lock = DeviceLock(self.lock_dir, self._lock_key(serial))
         lease = None
         if self.config.device_lease:
             from pytest_fairy.devices.lease import DeviceLease, LeaseSettings
 
             settings = self.lease_settings or LeaseSettings()
             worker = self.worker or "main"
-            lease = DeviceLease(serial, self.adb, settings, session=self.session, worker=worker)
-        return DeviceClaim(serial, DeviceLock(self.lock_dir, self._lock_key(serial)), lease)
+            # The record notes who of this host queues for the device (not this process: it is the holder).
+            waiters = functools.partial(lock.queue.waiting, but_pid=os.getpid())
+            lease = DeviceLease(
+                serial, self.adb, settings, session=self.session, worker=worker, waiters=waiters
+            )
+        return DeviceClaim(serial, lock, lease)
 
     def _try_claim(self, claim: DeviceClaim) -> bool:
         """For the diagnostics: the claim if it comes within DIAGNOSE_LOCK_SECONDS. A device that cannot
@@ -194,9 +204,11 @@ class DevicePool:
             claims = [self._claim(s) for s in remaining]
             try:
                 if fallback:
-                    claim = next((claim for claim in claims if claim.try_acquire()), None)
+                    # Only a device nobody queues for: a waiter's turn is not taken by an item that has a
+                    # virtual device to go to.
+                    claim = next((c for c in claims if c.queue.first(None) and c.try_acquire()), None)
                 else:
-                    claim = acquire_first(claims, wait_seconds=self.config.device_wait)
+                    claim = acquire_first(claims, wait_seconds=self.config.device_wait, say=self.say)
             except DeviceError as exc:
                 if exc.serial not in remaining:
                     raise
@@ -208,7 +220,7 @@ class DevicePool:
                 yield None
                 return
             serial = claim.serial
-            answering = True
+            answering, reconnected = True, False
             try:
                 try:
                     device = self._connected(serial)
@@ -218,10 +230,12 @@ class DevicePool:
                     remaining.remove(serial)
                     continue
                 self._held[serial] = claim
+                reconnects = getattr(device, "reconnects", 0)
                 try:
                     yield device
                 finally:
                     self._held.pop(serial, None)
+                    reconnected = getattr(device, "reconnects", 0) > reconnects
                     silence = getattr(device, "silence", None)
                     if silence is not None:
                         self._silent[serial], answering = silence, False
@@ -229,7 +243,7 @@ class DevicePool:
                         _close(self._real.pop(serial, device))
                 return
             finally:
-                claim.release(answering=answering)
+                claim.release(answering=answering, reconnected=reconnected)
         raise DeviceLost(
             serials[0] if len(serials) == 1 else ", ".join(serials), "lease a device", "; ".join(failures)
         )

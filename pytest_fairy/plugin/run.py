@@ -20,6 +20,7 @@ from pytest_fairy.devices.pool import DevicePool
 from pytest_fairy.errors import ArtifactError
 from pytest_fairy.plugin.options import FairyConfig, read_config
 from pytest_fairy.plugin.outcomes import Inconclusive
+from pytest_fairy.plugin.waiting import WaitingLine
 from pytest_fairy.report.atomic import check_writable
 from pytest_fairy.report.store import SessionStore, new_session_id
 from pytest_fairy.virtual.catalog import AppModels
@@ -50,7 +51,12 @@ class FairyRun:
         models = AppModels()
         # The session id also goes into the owner record of each device lease, to find the run's artifacts.
         pool = DevicePool(
-            fairy.device, config.rootpath, open_virtual=models.open_device, worker=worker, session=session_id
+            fairy.device,
+            config.rootpath,
+            open_virtual=models.open_device,
+            worker=worker,
+            session=session_id,
+            say=WaitingLine(config),
         )
         return cls(fairy, SessionStore(fairy.artifacts, session_id), models, pool)
 
