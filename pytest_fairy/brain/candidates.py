@@ -10,18 +10,34 @@ learnt (how often each element was tried anywhere, how often this page was scrol
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+import re
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Set
+from dataclasses import dataclass, replace
 
-from pytest_fairy.brain.relevance import overlap, tokens
 from pytest_fairy.explore.action import Action, ActionKind, Direction
 from pytest_fairy.explore.decisions import StepContext
 from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.layers import LayerKind
+from pytest_fairy.perception.refs import family, list_row
+from pytest_fairy.perception.relevance import overlap, tokens
 from pytest_fairy.perception.screen import Mark, Screen
 from pytest_fairy.spec.risk import risky_category
 
-MAX_SCROLLS_PER_STATE = 3
+# A list is scrolled until a scroll moves nothing (its end); this many scrolls of one list on one page at
+# most, whatever happens: a feed that never ends is not scrolled for ever (the step budget ends it first).
+MAX_SCROLLS_PER_LIST = 200
+# Scrolling a list for more rows: after the page's own elements, before its ways out; first of all when
+# the feature's oracles are unmet and nothing on screen matches them (search by scrolling).
+SCROLL_SCORE = -20
+SEARCH_SCROLL_SCORE = 5
+# Screens of a list scrolled in search before its visible rows are tried, unless what the feature waits
+# for looks like one of its rows: then to the end.
+SEARCH_SCROLLS = 3
+# An element the goal names by its whole label (`柴火大院 五常大米 5kg`, `商品 300`).
+NAMED_RELEVANCE = 5
+# A word on at least this share of a list's visible rows is the list's, not a row's.
+ROW_WORD_SHARE = 0.6
 TOGGLE_PENALTY = 15
 FORM_FIRST_BONUS = 100
 # Labels that lead away rather than deeper: explored last, so the frontier of a page is spent first.
@@ -75,6 +91,7 @@ class Candidate:
     submits: bool = False
     relevant: bool = False
     toggle: bool = False
+    named: bool = False  # the goal names this very element by its whole label
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,27 +112,106 @@ class Focus:
 
 
 def find_candidates(
-    ctx: StepContext, focus: Focus, tried_anywhere: Mapping[str, int], scrolls: int
+    ctx: StepContext,
+    focus: Focus,
+    tried_anywhere: Mapping[str, int],
+    scrolls: Mapping[str, int],
+    ended: Set[str] = frozenset(),
 ) -> list[Candidate]:
     """What may be tried on this screen, scored. `tried_anywhere`: how often each element (by ref) was
-    tried on any page; `scrolls`: how often this page was scrolled."""
+    tried on any page; `scrolls`: how often each list (by ref) was scrolled on this page; `ended`: the
+    lists of this page a scroll found at their end."""
     screen = ctx.screen
     chosen = _goal_choices(screen, focus.goal)
     submit_last = not ctx.unmet_oracles and any(mark.node.editable for mark in screen.marks)
+    common = _common_row_words(screen)
     found: list[Candidate] = []
     for order, mark in enumerate(screen.marks):
         if screen.has_dialog and mark.layer in (LayerKind.APP, LayerKind.SYSTEM_UI):
             continue
         if _undoes(mark, chosen):
             continue
+        if _scrolls(mark):
+            if mark.ref not in ended and scrolls.get(mark.ref, 0) < MAX_SCROLLS_PER_LIST:
+                found.append(_scroll(mark, order, scrolls.get(mark.ref, 0)))
+            continue
         found.extend(
             _actions_for(
-                mark, order, ctx, focus, tried_anywhere, scrolls, commit=bool(chosen), submit_last=submit_last
+                mark,
+                order,
+                ctx,
+                focus,
+                tried_anywhere,
+                common.get(family(mark.ref), frozenset()),
+                commit=bool(chosen),
+                submit_last=submit_last,
             )
         )
-    if scrolls >= MAX_SCROLLS_PER_STATE:
-        found = [c for c in found if c.action.kind is not ActionKind.SCROLL]
+    ways_on = [c for c in found if c.action.kind not in _NOT_A_WAY_ON]
+    if ctx.unmet_oracles and not any(c.named and not tried_anywhere.get(c.ref) for c in ways_on):
+        # What the feature waits for is not on screen: look further down the lists first - to the end
+        # when it looks like a row of a list (`商品 300`; a product among products), else a few screens
+        # when nothing on screen matches it at all.
+        like_a_row = bool(_row_words(screen) & tokens(" ".join(ctx.unmet_oracles)))
+        if like_a_row or not any(c.relevant for c in ways_on):
+            # Before the rows that only resemble it, when it looks like a row; else before what is unrelated.
+            score = max((c.score + 1 for c in ways_on), default=0) if like_a_row else SEARCH_SCROLL_SCORE
+            found = [
+                _searching(c, max(score, SEARCH_SCROLL_SCORE))
+                if _search(c, scrolls, like_a_row=like_a_row)
+                else c
+                for c in found
+            ]
     return found
+
+
+def _row_words(screen: Screen) -> frozenset[str]:
+    """The words of every list row on screen."""
+    words = (tokens(m.label) for m in screen.marks if m.label and list_row(m.node) is not None)
+    return frozenset().union(*words)
+
+
+# What does not count as a way on to what the feature waits for: filling a field (a search box narrows
+# the list rather than finding what is further down), scrolling itself.
+_NOT_A_WAY_ON = frozenset({ActionKind.SCROLL, ActionKind.TYPE})
+
+
+def _search(candidate: Candidate, scrolls: Mapping[str, int], *, like_a_row: bool) -> bool:
+    scrolling = candidate.action.kind is ActionKind.SCROLL
+    return scrolling and (like_a_row or scrolls.get(candidate.ref, 0) < SEARCH_SCROLLS)
+
+
+def _scrolls(mark: Mark) -> bool:
+    node = mark.node
+    return node.scrollable and not (node.clickable or node.checkable)
+
+
+def _scroll(mark: Mark, order: int, scrolled: int) -> Candidate:
+    """Scroll the list for more rows: new rows are the page's new elements."""
+    action = Action(ActionKind.SCROLL, mark.number, direction=Direction.DOWN)
+    why = f"scroll '{mark.label or mark.node.short_id or 'list'}' for more rows"
+    return Candidate(SCROLL_SCORE, order, action, f"scroll|{mark.ref}|{scrolled}", why, mark.ref)
+
+
+def _searching(candidate: Candidate, score: int) -> Candidate:
+    why = candidate.why + ": what the feature waits for is not on screen"
+    return replace(candidate, score=score, why=why)
+
+
+def _common_row_words(screen: Screen) -> dict[str, frozenset[str]]:
+    """For each family of list rows on screen (`refs.family`), the words most of its visible rows share
+    (`商品` of `商品 1`..`商品 12`; a row clipped at the list's edge may show only its price): they match
+    the feature on every row alike, so they tell no row apart."""
+    rows: defaultdict[str, list[frozenset[str]]] = defaultdict(list)
+    for mark in screen.marks:
+        if list_row(mark.node) is not None and mark.label:
+            rows[family(mark.ref)].append(tokens(mark.label))
+    shared: dict[str, frozenset[str]] = {}
+    for key, words in rows.items():
+        if len(words) > 1:
+            counts = Counter(word for row in words for word in row)
+            shared[key] = frozenset(w for w, n in counts.items() if n / len(words) >= ROW_WORD_SHARE)
+    return shared
 
 
 def best(candidates: list[Candidate]) -> Candidate:
@@ -138,7 +234,7 @@ def _actions_for(
     ctx: StepContext,
     focus: Focus,
     tried_anywhere: Mapping[str, int],
-    scrolls: int,
+    shared: frozenset[str],
     *,
     commit: bool,
     submit_last: bool,
@@ -147,7 +243,10 @@ def _actions_for(
     risk = risky_category(label) if label else None
     if risk is not None and risk not in ctx.target.allowed_risks:
         return []  # the policy would deny it: do not spend a step finding that out
-    relevance = 3 * overlap(label, focus.hints) + overlap(label, focus.topic)
+    relevance = 3 * overlap(label, focus.hints - shared) + overlap(label, focus.topic - shared)
+    named = bool(label) and _names(focus.goal, label)
+    if named:
+        relevance += NAMED_RELEVANCE  # the goal names this very element (`商品 300` of `商品 1`..`商品 300`)
     score = relevance * 10 - tried_anywhere.get(ref, 0) * 3 - (40 if _leaves(mark) else 0)
     if node.editable:
         # Forms first: a submit button tried before its fields are filled teaches nothing. But a
@@ -156,11 +255,6 @@ def _actions_for(
         action = Action(ActionKind.TYPE, mark.number, _plausible_text(mark, ctx.target))
         bonus = -15 if searching else FORM_FIRST_BONUS
         return [Candidate(score + bonus, order, action, f"type|{ref}", f"fill '{label}'", ref, relevant=True)]
-    if node.scrollable and not (node.clickable or node.checkable):
-        action = Action(ActionKind.SCROLL, mark.number, direction=Direction.DOWN)
-        key = f"scroll|{ref}|{scrolls}"
-        why = f"scroll '{label or 'list'}' for more"
-        return [Candidate(score - 20, order, action, key, why, ref, relevant=True, toggle=True)]
     submits = "Button" in node.class_name and not node.checkable
     if submits and submit_last:
         score -= SUBMIT_LAST_PENALTY
@@ -176,7 +270,14 @@ def _actions_for(
     kind = ActionKind.LONG_TAP if node.long_clickable and not node.clickable else ActionKind.TAP
     relevant = relevance > 0 or why.startswith("the option the goal names")
     action = Action(kind, mark.number)
-    return [Candidate(score, order, action, f"{kind}|{ref}", why, ref, submits, relevant, node.checkable)]
+    return [
+        Candidate(score, order, action, f"{kind}|{ref}", why, ref, submits, relevant, node.checkable, named)
+    ]
+
+
+def _names(text: str, label: str) -> bool:
+    """`text` names `label` as a whole: `商品 300` names `商品 300`, not `商品 3`."""
+    return re.search(rf"(?<![0-9A-Za-z]){re.escape(label)}(?![0-9A-Za-z])", text) is not None
 
 
 def _undoes(mark: Mark, chosen: set[int]) -> bool:

@@ -9,19 +9,20 @@ default without an API key and the baseline an LLM brain has to beat.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict, deque
 
 from pytest_fairy.brain.candidates import Candidate, Focus, best, find_candidates
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Decision, Judgement, OutcomeKind, Plan, StepContext, Usage
+from pytest_fairy.explore.families import alike
 from pytest_fairy.explore.guard import GuardVerdict
+from pytest_fairy.explore.state import layout_of
 from pytest_fairy.explore.target import Target
+from pytest_fairy.perception.refs import family
 from pytest_fairy.perception.screen import Screen
 
 # Rows of a list that all open the same page are sampled this many times, not tapped one by one.
 FAMILY_SAMPLE = 2
-_REF_TEXT = re.compile(r"\[[^\]]*\]")
 # Walking back to unfinished pages gives up after this many steps without finding new work.
 MAX_WALK_STEPS = 8
 NAVIGABLE = frozenset({ActionKind.TAP, ActionKind.LONG_TAP, ActionKind.BACK})
@@ -36,8 +37,13 @@ class OfflineBrain:
         self._tried_anywhere: defaultdict[str, int] = defaultdict(int)
         self._submits: defaultdict[str, set[str]] = defaultdict(set)
         self._reopened: defaultdict[str, set[str]] = defaultdict(set)
-        self._family_led_to: defaultdict[str, list[str]] = defaultdict(list)
-        self._scrolls: defaultdict[str, int] = defaultdict(int)
+        # Per family of elements (rows of one list), where each of its elements led, latest last.
+        self._family_led_to: defaultdict[str, dict[str, str]] = defaultdict(dict)
+        # Per page, how often each list (by ref) was scrolled, and the lists a scroll found at their end.
+        self._scrolls: defaultdict[str, defaultdict[str, int]] = defaultdict(lambda: defaultdict(int))
+        self._ended: defaultdict[str, set[str]] = defaultdict(set)
+        # The layout of each page stood on: rows that open pages of one layout are samples of each other.
+        self._layouts: dict[str, frozenset[str]] = {}
         # What the brain has learnt of the app: state -> {action key: (next state, kind, ref)}, and how
         # many untried elements each state had when last seen. Enough to walk back to unfinished pages.
         self._edges: defaultdict[str, dict[str, tuple[str, ActionKind, str]]] = defaultdict(dict)
@@ -53,6 +59,10 @@ class OfflineBrain:
         self._exits: set[str] = set()
         self._foreign: set[str] = set()
         self._walks = 0
+        self._restarted = False
+        self._named_last = False  # the last action was on an element the goal names
+        self._via_named: str | None = None  # the page that action led to
+        self._named_ways: set[tuple[str, str]] = set()  # (page, named element) arrivals so far
         self._root: str | None = None
         self._focus = Focus()
 
@@ -66,7 +76,8 @@ class OfflineBrain:
         outside = ctx.screen.package != ctx.target.package and not ctx.screen.has_dialog
         if outside:
             self._foreign.add(state)
-        self._learn(state)
+        self._learn(state, ctx)
+        self._layouts.setdefault(state, layout_of(ctx.screen))
         if self._root is None:
             self._root = state
         if outside:
@@ -77,7 +88,14 @@ class OfflineBrain:
                 "",
                 f"left the app (now in {ctx.screen.package or '?'})",
             )
-        candidates = find_candidates(ctx, self._focus, self._tried_anywhere, self._scrolls[state])
+        candidates = find_candidates(
+            ctx, self._focus, self._tried_anywhere, self._scrolls[state], self._ended[state]
+        )
+        if self._via_named == state:
+            # Come through an element the goal names (the product it wants): this page's relevant
+            # elements are worth trying again here, though a page of its layout had them tried.
+            self._tried[state] -= {c.key for c in candidates if c.relevant}
+        self._via_named = None
         if _looping(ctx.warning):
             # The guard saw us going round: what keeps us on this page (fields, toggles, scrolling) is
             # spent; only an untried way off the page is still worth a step.
@@ -90,7 +108,7 @@ class OfflineBrain:
         ]
         # What is left here once this step's choice is made: the counts walks steer by.
         self._open[state] = max(0, len(leading) - 1)
-        self._toggles[state] = len(untried) - len(leading) - (0 if leading else 1)
+        self._toggles[state] = len(untried) - len(leading)  # less the one `_try` takes, if it takes one
         if leading:
             return self._try(state, best(leading), ctx, candidates)
         heading = self._heading
@@ -115,6 +133,10 @@ class OfflineBrain:
         walk = self._walk(ctx, self._toggles)  # second pass: toggles left on other pages
         return walk if walk is not None else self._leave(ctx)
 
+    def _work_elsewhere(self, here: str) -> bool:
+        """Some other page has untried elements, navigation or toggles."""
+        return any(n > 0 for work in (self._open, self._toggles) for s, n in work.items() if s != here)
+
     def _pages_left(self, here: str) -> bool:
         """Some other page still has untried navigation, though no known path leads there yet."""
         return any(count > 0 for state, count in self._open.items() if state != here)
@@ -127,29 +149,43 @@ class OfflineBrain:
         """
         if candidate.key in self._tried[state]:
             return False
+        if candidate.action.kind is ActionKind.SCROLL:
+            return True  # offered only while the list has more rows (candidates.find_candidates)
         if candidate.relevant or candidate.key in self._reopened[state]:
             return True
-        led_to = self._family_led_to[_family(candidate.ref)]
-        if len(led_to) >= FAMILY_SAMPLE and len(set(led_to)) == 1:
-            return False  # its siblings (rows of one list) all open the same page: one more will too
+        if self._sampled(family(candidate.ref)):
+            return False  # its siblings (rows of one list) opened pages of one layout: one more will too
         return self._tried_anywhere[candidate.ref] == 0
+
+    def _sampled(self, row_family: str) -> bool:
+        """The last `FAMILY_SAMPLE` elements of this family tried (distinct ones) led to pages of one
+        layout."""
+        last = list(self._family_led_to[row_family].values())[-FAMILY_SAMPLE:]
+        led_to = [self._layouts.get(state, frozenset()) for state in last]
+        return len(led_to) >= FAMILY_SAMPLE and all(alike(led_to[0], layout) for layout in led_to[1:])
 
     def _try(self, state: str, best: Candidate, ctx: StepContext, candidates: list[Candidate]) -> Decision:
         if best.submits:
             best = self._unfilled_field(candidates) or best
-        self._walks = 0  # new work found: walks may go on
+        self._walks = 0  # new work found: walks may go on, and a restart may look for more
+        self._restarted = False
         self._tried[state].add(best.key)
-        self._tried_anywhere[best.ref] += 1
+        if best.toggle:
+            self._toggles[state] = max(0, self._toggles.get(state, 0) - 1)
+        if best.action.kind is ActionKind.SCROLL:
+            self._scrolls[state][best.ref] += 1
+        else:
+            self._tried_anywhere[best.ref] += 1
         if best.submits:
             self._submits[state].add(best.key)
-        if best.action.kind is ActionKind.SCROLL:
-            self._scrolls[state] += 1
         if best.action.kind is ActionKind.TYPE:
             self._filled_here.add(best.key)
             # A field filled: the page's submit buttons may do something new now.
             self._tried[state] -= self._submits[state]
             self._reopened[state] |= self._submits[state]
-        return self._chose(state, best.action, best.key, best.ref, best.why, ctx.plan.root)
+        decision = self._chose(state, best.action, best.key, best.ref, best.why, ctx.plan.root)
+        self._named_last = best.named
+        return decision
 
     def _unfilled_field(self, candidates: list[Candidate]) -> Candidate | None:
         """A field of this page's form not filled since the brain came here: filled before a submit."""
@@ -158,14 +194,25 @@ class OfflineBrain:
 
     def _chose(self, state: str, action: Action, key: str, ref: str, why: str, feature: str = "") -> Decision:
         self._last = (state, key, action.kind, ref)
+        self._named_last = False
         return Decision(action, why, sub_feature=feature)
 
-    def _learn(self, state: str) -> None:
-        """Remember where the last action led, to find the way back to pages with work left."""
+    def _learn(self, state: str, ctx: StepContext) -> None:
+        """Remember where the last action led, to find the way back to pages with work left, and which
+        list a scroll found at its end (it moved nothing)."""
         if self._last is not None:
             before, key, kind, ref = self._last
+            if kind is ActionKind.SCROLL:
+                if before == state and ctx.last is not None and ctx.last.kind is OutcomeKind.NO_CHANGE:
+                    self._ended[state].add(ref)
+                self._last = None
+                return
             if before != state:
                 self._filled_here.clear()
+                # Once per page and named element: coming back the same way again reopens nothing.
+                fresh_way = self._named_last and (state, ref) not in self._named_ways
+                self._via_named = state if fresh_way else None
+                self._named_ways.add((state, ref))
             if before != state and kind in NAVIGABLE:
                 self._edges[before][key] = (state, kind, ref)
             elif before == state:
@@ -173,7 +220,9 @@ class OfflineBrain:
             if kind is ActionKind.BACK and self._outside(state):
                 self._exits.add(before)
             if ref:
-                self._family_led_to[_family(ref)].append(state)
+                led_to = self._family_led_to[family(ref)]
+                led_to.pop(ref, None)  # one sample per element: a walk through it again is no second
+                led_to[ref] = state
         self._last = None
 
     def _outside(self, state: str) -> bool:
@@ -230,17 +279,18 @@ class OfflineBrain:
                 )
             return self._chose(state, Action(ActionKind.BACK), "back|", "", "dialog explored: back out of it")
         if state == self._root or state in self._exits:
+            if self._work_elsewhere(state) and not self._restarted:
+                # Pages with untried elements that no known path reaches from here: from the start page,
+                # one may. Once per stretch without new work.
+                self._restarted = True
+                why = "work left on pages no known path reaches from here: restart from the start page"
+                return self._chose(state, Action(ActionKind.RESTART), "restart", "", why)
             return Decision(None, "every element reachable from the start page has been tried")
         if ctx.last is not None and ctx.last.kind is OutcomeKind.NO_CHANGE and ctx.last.action == "back":
             return self._chose(
                 state, Action(ActionKind.RESTART), "restart", "", "back does not leave this page: restart"
             )
         return self._chose(state, Action(ActionKind.BACK), "back|", "", "page explored: go back")
-
-
-def _family(ref: str) -> str:
-    """The ref with its texts and ordinals taken out: the rows of one list share it."""
-    return _REF_TEXT.sub("[]", ref).split("#", 1)[0]
 
 
 def _resolve(kind: ActionKind, ref: str, screen: Screen) -> Action | None:

@@ -87,7 +87,9 @@ class Action:
         return "|".join(parts)
 
 
-SWIPE_FRACTION = 0.6
+# A scroll moves the content by this share of the list's height: most of a screenful, with a row or two
+# left in view so no row passes unseen between two looks.
+SWIPE_FRACTION = 0.8
 SWIPE_SECONDS = 0.3
 
 

@@ -58,6 +58,9 @@ from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.perceive import Perception, perceive
 from pytest_fairy.virtual.device import VirtualDevice
 
+# What an inconclusive "never saw" names of what it left untried, at most.
+LEFT_NAMED = 3
+
 # The reasoning prefixes stay importable from here, where they were before they moved beside `Origin`.
 __all__ = ["ESCAPE_PREFIX", "REPLAY_PREFIX", "RETURN_PREFIX", "Explorer", "ExplorerSettings", "Mission"]
 
@@ -244,16 +247,24 @@ class Explorer:
         return decision
 
     def _finish(self, run: Run, ctx: StepContext, course: Course) -> Ending:
-        """The brain has nothing left to try: the judge says whether the feature is done."""
+        """The brain has nothing left to try: the judge says whether the feature is done.
+
+        With done-when oracles, only they can make a pass. Oracles never seen are an app defect only
+        when the run's coverage shows the reachable part of the app exhausted (`coverage`); otherwise
+        the run cannot tell, and says what it left."""
         judgement = self.brain.judge(ctx)
         if judgement.findings:
             return defect(judgement)
         done_when = run.mission.done_when
-        # With done-when oracles, only they can make a pass: a judge's word is not enough.
         if judgement.complete and (not done_when or course.oracles_seen):
             return Ending(Verdict.PASSED, judgement.reason)
-        missing = done_when and not course.oracles_seen
+        missing = bool(done_when) and not course.oracles_seen
+        if missing:
+            left = run.coverage.left()
+            if not left:
+                return never_saw(run, ctx.unmet_oracles)
         unmet = f"; never saw: {'; '.join(ctx.unmet_oracles)}" if missing else ""
+        unmet += f"; left untried: {'; '.join(left[:LEFT_NAMED])}" if missing and left else ""
         if judgement.says_continue:
             # The brain's "done" is a claim, not evidence: with the judge saying there is more, the run
             # cannot tell whether the app is broken. Never an app defect.
@@ -308,6 +319,14 @@ class Explorer:
             device_note=_take_note(self.device),
         )
         return Attempt(choice.words, choice.key, arrival.state, record, choice.denial, error)
+
+
+def never_saw(run: Run, unmet: Sequence[str]) -> Ending:
+    """The reachable part of the app is exhausted and the done-when oracles never held: an app defect,
+    with the step where the expected thing should have happened as its evidence."""
+    target = run.target
+    finding = run.coverage.never_saw(unmet, [*unmet, *target.done_hints, target.goal])
+    return Ending(Verdict.FAILED, finding.message, (finding,))
 
 
 def resets_data(target: Target, device: Device) -> bool:

@@ -33,8 +33,13 @@ class _Family:
     def takes(self, state: StateId, layout: frozenset[str], similarity: float) -> bool:
         if state.activity != self.activity or state.has_dialog != self.dialog:
             return False
-        union = len(self.layout | layout)
-        return union > 0 and len(self.layout & layout) / union >= similarity
+        return alike(self.layout, layout, similarity)
+
+
+def alike(a: frozenset[str], b: frozenset[str], similarity: float = FAMILY_SIMILARITY) -> bool:
+    """Two layouts (`state.layout_of`) of one family: they overlap by at least `similarity` (Jaccard)."""
+    union = len(a | b)
+    return union > 0 and len(a & b) / union >= similarity
 
 
 class Families:

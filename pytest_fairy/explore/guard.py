@@ -159,10 +159,15 @@ class LoopGuard:
         new_state: bool,
         new_transition: bool,
         action_words: str = "",
+        *,
+        found_dead: bool = False,
     ) -> GuardVerdict:
         """One step: `state` is where `action_key` (taken from the previous state) led; `new_state` and
         `new_transition` come from `FeatureTree.record`. The key identifies the action; `action_words`
-        (`tap [2] 预约送餐`) is how warnings and the evidence name it to a reader (and to the model)."""
+        (`tap [2] 预约送餐`) is how warnings and the evidence name it to a reader (and to the model).
+        `found_dead`: the action was carried out for the first time here and changed nothing - an element
+        found to do nothing is something learnt (a dead button is evidence), not a failure; taking it
+        again is no progress."""
         if action_key and action_words:
             self._words[action_key] = action_words
         previous = self._recent[-1] if self._recent else None
@@ -170,9 +175,9 @@ class LoopGuard:
         novel_content = state.content_hash not in self._contents.setdefault(state.key, set())
         self._contents[state.key].add(state.content_hash)
         # A self-transition never taken before is not progress by itself (seed 001: taps that do nothing).
-        productive = new_state or (new_transition and moved) or novel_content
+        productive = new_state or (new_transition and moved) or novel_content or found_dead
         self._visits[state.key] += 1
-        self._count(previous, state, action_key, succeeded, moved, productive, new_state)
+        self._count(previous, state, action_key, succeeded or found_dead, moved, productive, new_state)
         self._recent.append(_Seen(step, state, action_key, productive))
 
         signals = self._signals(step, state, action_key, previous)

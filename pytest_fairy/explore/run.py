@@ -9,7 +9,8 @@ guard watch it, build the brain's context from it, check the limits - and return
 from __future__ import annotations
 
 from pytest_fairy.explore.budget import Budget
-from pytest_fairy.explore.decisions import Plan, StepContext, Usage
+from pytest_fairy.explore.coverage import Coverage
+from pytest_fairy.explore.decisions import OutcomeKind, Plan, StepContext, Usage
 from pytest_fairy.explore.families import Families
 from pytest_fairy.explore.guard import GuardVerdict, LoopGuard, VerdictKind
 from pytest_fairy.explore.mission import Mission
@@ -41,6 +42,8 @@ class Run:
         self.budget = budget
         self.families = families or Families()
         self.tree = tree_for(target)
+        # What was tried of what was reached: the evidence a "never saw" failure needs.
+        self.coverage = Coverage(mission.policy)
         # The spec's own structure until the brain has planned (a run that fails before keeps it).
         self.plan = Plan(root=target.feature, sub_features=target.sub_features)
         # Screens (state and content) already judged "not yet" while the done-when oracles held, with
@@ -77,7 +80,12 @@ class Run:
             is_dialog=seen.screen.has_dialog,
             action_key=attempt.key if attempt else None,
         )
-        return Arrival(seen, state, course.steps, change, outcome_of(attempt, state, change), attempt)
+        outcome = outcome_of(attempt, state, change)
+        screen = seen.screen
+        self.coverage.saw(state, screen, in_app=screen.package == self.target.package or screen.has_dialog)
+        if attempt is not None and outcome is not None:
+            self.coverage.acted(course.steps, attempt.state, attempt.key, attempt.action, outcome, state)
+        return Arrival(seen, state, course.steps, change, outcome, attempt)
 
     def watch(self, arrival: Arrival) -> GuardVerdict:
         """The loop guard's word on this screen: ok, warn, escape or stop."""
@@ -90,6 +98,9 @@ class Run:
             succeeded=outcome is None or outcome.kind in MOVED,
             new_state=change.new_state,
             new_transition=change.new_transition,
+            found_dead=change.new_transition
+            and outcome is not None
+            and outcome.kind is OutcomeKind.NO_CHANGE,
         )
 
     def context(self, arrival: Arrival, reading: Reading, warning: GuardVerdict) -> StepContext:

@@ -13,8 +13,9 @@ content changed". Keyboard, system-bar and decor layers count for nothing.
 Lists: the children of a scrollable container are reduced to the set of their repeated shapes (no text,
 no count; a header or footer that scrolls in and out does not count), so scrolling and list length make
 no new state; only fully visible rows count, because a row clipped at the edge may lack some of its views.
-What the rows say is content, names with their numbers (`商品 7`): rows scrolled into view are new content. Non-scrolling groups of repeated children keep the text
-of their first `list_rows_kept` rows and are reduced to their shape beyond that.
+What the rows say is content, names with their numbers (`商品 7`): rows scrolled into view are new
+content. Non-scrolling groups of repeated children keep the text of their first `list_rows_kept` rows
+and are reduced to their shape beyond that.
 """
 
 from __future__ import annotations

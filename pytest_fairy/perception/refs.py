@@ -51,6 +51,8 @@ _DYNAMIC = re.compile(
       | \d+\s*(?:件|条|人|次|个|份|分钟|小时|天|秒|米|公里|km|min|sec|m|s)(?![a-z])""",
     re.VERBOSE | re.IGNORECASE,
 )
+# The same without bare long numbers: in a row's name (`商品 110`, `Order 20431`) they tell rows apart.
+_CHANGING = re.compile(_DYNAMIC.pattern.replace("| \\d{3,}\n", ""), re.VERBOSE | re.IGNORECASE)
 _SPACE = re.compile(r"\s+")
 _ALL_DIGITS = re.compile(r"\d+")
 _SYMBOLS = re.compile(r"[\W_]+")
@@ -63,11 +65,21 @@ def _is_dynamic(text: str) -> bool:
 
 
 def name_text(text: str) -> str:
-    """Text as a name: changing numbers (prices, clocks, counters) replaced by `#`, the short numbers
-    that tell items apart kept (`商品 7`, `巨无霸 2号`); "" for text that is nothing but changing numbers."""
-    if not text or _is_dynamic(text):
+    """Text as a list row's name: changing numbers (prices, clocks, counters with their unit) replaced by
+    `#`, the numbers that tell rows apart kept (`商品 7`, `商品 110`); "" for text that is nothing but
+    changing numbers."""
+    if not text or not _SYMBOLS.sub("", _CHANGING.sub("", text)):
         return ""
-    return _DYNAMIC.sub("#", _SPACE.sub(" ", text).strip())
+    return _CHANGING.sub("#", _SPACE.sub(" ", text).strip())
+
+
+_REF_TEXT = re.compile(r"\[[^\]]*\]")
+
+
+def family(ref: str) -> str:
+    """The ref with its texts and ordinals taken out: the rows of one list share it
+    (`rv/item[商品 7]/tv_name` -> `rv/item[]/tv_name`)."""
+    return _REF_TEXT.sub("[]", ref).split("#", 1)[0]
 
 
 def _clean(text: str, keep_digits: bool) -> str:
@@ -99,7 +111,7 @@ def _key(node: Node) -> str:
     return node.short_id or node.short_class or "node"
 
 
-def _in_list(node: Node) -> Node | None:
+def list_row(node: Node) -> Node | None:
     """The list row holding `node` (the child of the nearest scrollable ancestor), or None."""
     child = node
     parent = node.parent
@@ -141,7 +153,7 @@ def raw_ref(node: Node, *, level: int = WITH_TEXT) -> str:
 
     A list row always carries its text: rows share their ids, and which rows are on screen changes.
     """
-    row = _in_list(node)
+    row = list_row(node)
     keep_digits = level >= WITH_DIGITS
     parts = [_scope(row if row is not None else node)]
     if row is not None and row is not node:
@@ -242,7 +254,7 @@ def match_refs(old: Marked, new: Marked) -> dict[str, Mark]:
 
 def _context(mark: Mark) -> tuple[str, str]:
     """(the label of the list row holding the element, the element's label)."""
-    row = _in_list(mark.node)
+    row = list_row(mark.node)
     return (node_label(row) if row is not None and row is not mark.node else "", mark.label)
 
 

@@ -81,11 +81,16 @@ def test_whole_app_run_samples_lists_walks_back_and_ends_when_spent() -> None:
     result, steps = explore("food", "com.mcdonalds.gma.cn", "explore everything", 200)
     # 30 stores open the same menu page: two of them tell that, the other 28 are skipped.
     # (A walk may use a store row again as the known way to the menu; it tries no third one.)
-    stores = {s.action.split("] ", 1)[1] for s in steps if s.action and "号店" in s.action}
+    # (A row is named by what it shows in full: its name, or its distance when the name is cut off.)
+    stores = {
+        s.action.split("] ", 1)[1]
+        for s in steps
+        if s.action and s.state.startswith("state_pickupstore") and "productmdslist" in s.outcome
+    }
     assert len(stores) == 2, stores
     assert any(s.reasoning.startswith("walk back towards unfinished page") for s in steps)
     # The run ends because nothing is left, not because the budget ran out.
     assert result.steps < 200
     # Out of ideas, with the done-when oracle unmet: the judge says there is more, so no app defect.
     assert result.verdict is Verdict.INCONCLUSIVE and result.reason.startswith("the brain stopped early")
-    assert len(result.tree.states) >= 20
+    assert len(result.tree.states) >= 18  # a list at another offset is no state of its own

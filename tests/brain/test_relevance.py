@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_fairy.brain.relevance import overlap, tokens
+from pytest_fairy.perception.relevance import overlap, tokens
 
 
 def test_latin_words_are_whole_lowercase_words_without_stop_words():

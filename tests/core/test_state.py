@@ -89,6 +89,8 @@ def test_rows_named_by_numbers_scroll_as_new_content_in_the_same_state(first: in
     top, scrolled = state(numbered_list(1, rows)), state(numbered_list(first, rows))
     assert scrolled.key == top.key
     assert scrolled.content_hash != top.content_hash  # 商品 8.. are not 商品 1..
+    further = state(numbered_list(first + rows, rows))
+    assert further.key == top.key and further.content_hash != scrolled.content_hash  # 商品 110.. too
     # The header scrolled away: the same list at another offset.
     assert state(numbered_list(1, rows, header=True)).key == top.key
 

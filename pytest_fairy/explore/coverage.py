@@ -1,0 +1,250 @@
+"""Coverage: what the run has tried of what it reached, the evidence a "never saw" verdict stands on.
+
+A feature whose done-when oracles never held is an app defect only when the explorer can show that the
+part of the app it could reach is exhausted (issue 15): every actionable element of every screen reached
+in the app tried or denied by the policy, every list scrolled until a scroll moved nothing, every
+dialog's choices seen. Otherwise the run cannot tell a broken app from an unfinished search, and says
+what it left (`list rv_products on 全部商品 not scrolled past 商品 12`).
+
+What counts as tried, element by element:
+- an action on it on this screen, a denial included, or on the same element (same ref) on another screen
+  (the bottom bar of every page, the size options of every product: the brain tries them once);
+- an element the risk policy would deny (the brain does not spend a step finding that out);
+- a list row whose siblings (rows of one layout, `refs.family`) were sampled: the last `ROW_SAMPLE`
+  of them tried led to pages of one layout (`families.alike`; the page they were on, for rows that do
+  nothing), so the others would too;
+- a way out (Navigate up, 关闭, 取消) of a screen the run left;
+- the choices (radio buttons, check boxes) of a dialog the run saw and left;
+- the checked radio button of a group (tapping it does nothing).
+
+Pure bookkeeping: the loop hands in each screen it arrives at and the action that led there.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pytest_fairy.explore.action import Action, ActionKind
+from pytest_fairy.explore.decisions import Outcome, OutcomeKind
+from pytest_fairy.explore.families import alike
+from pytest_fairy.explore.oracles import Finding
+from pytest_fairy.explore.policy import RiskPolicy
+from pytest_fairy.explore.state import DIALOG_KINDS, IGNORED_KINDS, StateId, layout_of
+from pytest_fairy.perception.refs import family, list_row
+from pytest_fairy.perception.relevance import overlap, tokens
+from pytest_fairy.perception.screen import Mark, Screen
+
+# Rows of one layout count as covered once this many of them opened pages of one layout.
+ROW_SAMPLE = 2
+# What the "left" part of a verdict names at most; the rest is counted.
+LEFT_SHOWN = 4
+LEAVING_LABELS = frozenset(
+    {"navigate up", "转到上一层级", "向上导航", "返回", "back", "关闭", "close", "取消", "cancel"}
+)
+MOVED_ON = frozenset({OutcomeKind.NEW_STATE, OutcomeKind.STATE_CHANGED})
+CARRIED_OUT = MOVED_ON | {OutcomeKind.CONTENT_CHANGED, OutcomeKind.NO_CHANGE}
+
+
+@dataclass
+class _Page:
+    """One state as the run saw it: its elements by ref (label), its lists, its rows' families."""
+
+    name: str
+    title: str
+    layout: frozenset[str]
+    elements: dict[str, str] = field(default_factory=dict)
+    lists: dict[str, str] = field(default_factory=dict)  # list ref -> the last row label seen in it
+    rows: dict[str, str] = field(default_factory=dict)  # row element ref -> its family
+    dialog: bool = False
+    options: set[str] = field(default_factory=set)  # checkable elements: choices, switches
+    denied: set[str] = field(default_factory=set)  # refs the policy would deny
+    tried: set[str] = field(default_factory=set)
+    ended: set[str] = field(default_factory=set)  # lists a scroll found at their end
+    left: bool = False  # an action led from here to another screen
+
+
+@dataclass(frozen=True, slots=True)
+class Tried:
+    """An action taken, with what it did: the evidence a verdict points at."""
+
+    step: int
+    words: str
+    label: str
+    page: str
+    outcome: Outcome
+    led_to: str = ""  # the title (else the state name) of the screen it led to
+
+    def __str__(self) -> str:
+        """`step 7 (tap [3] 检查更新 on 设置) changed nothing`."""
+        return f"step {self.step} ({self.words} on {self.page}) {self.did}"
+
+    @property
+    def did(self) -> str:
+        match self.outcome.kind:
+            case OutcomeKind.NO_CHANGE:
+                return "changed nothing"
+            case OutcomeKind.CONTENT_CHANGED:
+                return "changed only what its page shows"
+            case OutcomeKind.NEW_STATE | OutcomeKind.STATE_CHANGED:
+                return f"opened {self.led_to} instead"
+            case _:
+                return f"{self.outcome.kind} ({self.outcome.detail})"
+
+
+class Coverage:
+    def __init__(self, policy: RiskPolicy | None = None) -> None:
+        self.policy = policy or RiskPolicy()
+        self._pages: dict[str, _Page] = {}
+        self._tried_refs: set[str] = set()
+        # Row family -> where each of its rows (by ref) led, latest last.
+        self._samples: defaultdict[str, dict[str, str]] = defaultdict(dict)
+        self._actions: list[Tried] = []
+
+    def saw(self, state: StateId, screen: Screen, *, in_app: bool) -> None:
+        """A screen the run stood on; screens of other apps are not the feature's to exhaust."""
+        if not in_app:
+            return
+        page = self._pages.get(state.key)
+        if page is None:
+            page = _Page(state.name, screen.title, layout_of(screen), dialog=screen.has_dialog)
+            self._pages[state.key] = page
+        for mark in offered(screen):
+            if mark.node.scrollable and not (mark.node.clickable or mark.node.checkable):
+                page.lists[mark.ref] = _last_row(mark, screen) or page.lists.get(mark.ref, "")
+                continue
+            page.elements[mark.ref] = mark.label
+            row_family = _row_family(mark)
+            if row_family:
+                page.rows[mark.ref] = row_family
+            if self.policy.check(Action(ActionKind.TAP, mark.number), screen):
+                page.denied.add(mark.ref)
+            if mark.node.checkable:
+                page.options.add(mark.ref)
+            if _chosen_radio(mark):
+                page.tried.add(mark.ref)  # tapping the checked radio of a group does nothing
+
+    def acted(
+        self, step: int, before: StateId, key: str, words: str, outcome: Outcome, after: StateId
+    ) -> None:
+        """The action `key` (kind|ref|...) taken on `before` led to `after` with `outcome`."""
+        page = self._pages.get(before.key)
+        kind, _, rest = key.partition("|")
+        ref = rest.split("|", 1)[0]
+        if page is None:
+            return
+        if outcome.kind in MOVED_ON:
+            page.left = True
+        label = page.elements.get(ref, "") or ref
+        reached = self._pages.get(after.key)
+        led_to = (reached.title or reached.name) if reached is not None else after.name
+        self._actions.append(Tried(step, words, label, page.title or page.name, outcome, led_to))
+        if not ref:
+            return
+        if kind == ActionKind.SCROLL.value and ref in page.lists:
+            if outcome.kind is OutcomeKind.NO_CHANGE:
+                page.ended.add(ref)
+            return
+        page.tried.add(ref)
+        self._tried_refs.add(ref)
+        row_family = page.rows.get(ref)
+        if row_family and outcome.kind in CARRIED_OUT and after.key in self._pages:
+            samples = self._samples[row_family]
+            samples.pop(ref, None)
+            samples[ref] = after.key
+
+    def left(self) -> list[str]:
+        """What the run has not tried of what it reached, in words; empty when the reach is exhausted."""
+        found: list[str] = []
+        for page in self._pages.values():
+            where = page.title or page.name
+            for ref, last_row in page.lists.items():
+                if ref not in page.ended:
+                    past = f"past {last_row}" if last_row else "to its end"
+                    found.append(f"list {_short(ref)} on {where} not scrolled {past}")
+            untried = [
+                label or _short(ref) for ref, label in page.elements.items() if not self._covered(page, ref)
+            ]
+            if untried:
+                shown = ", ".join(f"'{label}'" for label in untried[:LEFT_SHOWN])
+                more = f" and {len(untried) - LEFT_SHOWN} more" if len(untried) > LEFT_SHOWN else ""
+                found.append(f"on {where}: {shown}{more} not tried")
+        return found
+
+    def nearest(self, words: Sequence[str]) -> Tried | None:
+        """The action taken whose element best matches `words` (the oracles, the goal): where the
+        expected thing should have happened. Of equal matches, the latest."""
+        wanted = tokens(" ".join(words))
+        scored = [(overlap(t.label, wanted), t.step, t) for t in self._actions if t.label]
+        best = max(scored, key=lambda s: (s[0], s[1]), default=None)
+        return best[2] if best is not None and best[0] > 0 else None
+
+    def never_saw(self, unmet: Sequence[str], words: Sequence[str]) -> Finding:
+        """The app defect of an exhausted run whose done-when oracles never held: what it never saw, and
+        the step where it should have happened (the action that best matches `words`)."""
+        nearest = self.nearest(words)
+        where = str(nearest) if nearest is not None else "no element on any screen reached names it"
+        message = (
+            f"explored the feature to its end ({self.screens} screens: every element tried or denied, every "
+            f"list scrolled to its end) but never saw: {'; '.join(unmet)}; where it should have happened: "
+            f"{where}"
+        )
+        return Finding("never_seen", message, f"where it should have happened: {where}")
+
+    @property
+    def screens(self) -> int:
+        return len(self._pages)
+
+    def _covered(self, page: _Page, ref: str) -> bool:
+        if ref in page.tried or ref in page.denied or ref in self._tried_refs:
+            return True
+        if page.left and page.elements.get(ref, "").strip().lower() in LEAVING_LABELS:
+            return True
+        if page.left and page.dialog and ref in page.options:
+            return True  # a dialog's choices seen, and the dialog left
+        return self._sampled(page.rows.get(ref, ""))
+
+    def _sampled(self, row_family: str) -> bool:
+        opened = list(self._samples.get(row_family, {}).values())[-ROW_SAMPLE:]
+        if not row_family or len(opened) < ROW_SAMPLE:
+            return False
+        first = self._pages[opened[0]].layout
+        return all(alike(first, self._pages[key].layout) for key in opened[1:])
+
+
+def offered(screen: Screen) -> list[Mark]:
+    """The elements a person could act on: a dialog's own while one is up; never keyboard or system UI."""
+    marks = [m for m in screen.marks if m.layer not in IGNORED_KINDS and m.node.enabled]
+    if screen.has_dialog:
+        marks = [m for m in marks if m.layer in DIALOG_KINDS]
+    return marks
+
+
+def _row_family(mark: Mark) -> str:
+    """The family of a list row's element (the ref without its texts), "" outside a list."""
+    return family(mark.ref) if list_row(mark.node) is not None else ""
+
+
+def _chosen_radio(mark: Mark) -> bool:
+    node = mark.node
+    return node.checkable and node.checked and "Radio" in node.class_name
+
+
+def _last_row(mark: Mark, screen: Screen) -> str:
+    """The label of the last row the list shows."""
+    rows = [m for m in screen.marks if m is not mark and _inside(m, mark)]
+    return rows[-1].label if rows else ""
+
+
+def _inside(mark: Mark, container: Mark) -> bool:
+    parent = mark.node.parent
+    while parent is not None:
+        if parent is container.node:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _short(ref: str) -> str:
+    return ref.rsplit("/", 1)[-1]
