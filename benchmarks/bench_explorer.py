@@ -1,7 +1,9 @@
 """The offline brain against random exploration, at equal step budgets, on each example app.
 
-Prints distinct states and distinct transitions found, and the offline / baseline ratios (target >= 2x
-the random monkey). Two baselines, seeded and averaged over several seeds:
+Two sections. "states": distinct states and distinct transitions found on the example apps and on the
+untuned apps of tests/untuned (written outside the project; their `_clean` twins left out), and the
+offline / baseline ratios (target >= 2x the random monkey). Two baselines, seeded and averaged over
+several seeds:
 
 - the monkey: Android's `monkey` as a QA team points it at one app - random taps anywhere on the screen,
   random swipes, the back key; blind, so a tap on empty space is a step spent;
@@ -10,30 +12,60 @@ the random monkey). Two baselines, seeded and averaged over several seeds:
   bound what any explorer can gain: a step finds at most one new transition, hence the printed ceiling
   (budget / the walker's transitions).
 
-    python benchmarks/bench_explorer.py [--steps 30,60,100] [--seeds 5]
+"last-row": steps to a list's last row. On tests/untuned/long_list (300 rows) the offline explorer runs
+the spec's feature "reach the last row" (done when `商品 300` is visible) with a budget of 200 steps,
+against an element monkey - a random marked element, tapped, typed into, or scrolled down when it is
+scrollable, back one time in ten - over several seeds (target: offline <= 60 steps).
+
+    python benchmarks/bench_explorer.py [--section all|states|last-row] [--steps 30,60,100] [--seeds 5]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
 import statistics
 from pathlib import Path
 
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.devices.protocol import Key
-from pytest_fairy.explore.action import Action, ActionKind
+from pytest_fairy.explore.action import Action, ActionKind, Direction, perform
+from pytest_fairy.explore.briefing import mission_of, target_of
 from pytest_fairy.explore.decisions import Decision, Judgement, Plan, StepContext, Usage
 from pytest_fairy.explore.explorer import Explorer
+from pytest_fairy.explore.oracles import Observation, evaluate
 from pytest_fairy.explore.record import Exploration
 from pytest_fairy.explore.state import identify
 from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.layers import LayerKind
 from pytest_fairy.perception.screen import Mark, Screen, build_screen
+from pytest_fairy.spec import Feature, Oracle, OracleKind, Spec, load_spec
 from pytest_fairy.virtual import VirtualDevice
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = {"food": ROOT / "example_suites" / "food", "notes": ROOT / "example_suites" / "notes"}
+UNTUNED = ROOT / "tests" / "untuned"
+# The untuned apps with a seeded bug or a hard shape; their `_clean` twins add nothing to explore.
+UNTUNED_APPS = (
+    "crash_on_save",
+    "dead_button",
+    "missing_screen",
+    "long_list",
+    "settings_below_fold",
+    "catalog_below_fold",
+    "dialog_trap",
+)
+APPS = {
+    "food": ROOT / "example_suites" / "food",
+    "notes": ROOT / "example_suites" / "notes",
+    **{name: UNTUNED / name for name in UNTUNED_APPS},
+}
+# The last-row section: the spec, its feature, the step budget and the target.
+LONG_LIST_SPEC = UNTUNED / "long_list" / "test_long_list.yaml"
+LAST_ROW_FEATURE = "reach the last row"
+LAST_ROW_BUDGET = 200
+LAST_ROW_TARGET = 60
+ROW_NAME = re.compile(r"商品 (\d+)")
 BACK_SHARE = 0.1
 # The touch monkey's event mix (the rest is the back key).
 TOUCH_SHARE, SWIPE_SHARE = 0.8, 0.1
@@ -41,24 +73,32 @@ BASE_LAYERS = frozenset({LayerKind.APP, LayerKind.SYSTEM_UI, LayerKind.LAUNCHER}
 
 
 class RandomWalker:
-    """Random taps on what is tappable: a random explorer that can see the screen."""
+    """Random taps on what is tappable: a random explorer that can see the screen. With `scrolls`, a
+    scrollable element drawn is scrolled down instead of tapped (the element monkey of the last-row
+    section); without it (the states table, as its earlier figures were taken) it is tapped."""
 
     name = "random walker"
     model: str | None = None
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, *, scrolls: bool = False) -> None:
         self.random = random.Random(seed)
+        self.scrolls = scrolls
 
     def plan(self, target: Target, screen: Screen, som_jpeg: bytes = b"") -> Plan:
         return Plan(root=target.feature)
 
     def decide(self, ctx: StepContext) -> Decision:
-        marks = ctx.screen.marks
+        return self.pick(ctx.screen)
+
+    def pick(self, screen: Screen) -> Decision:
+        marks = screen.marks
         if not marks or self.random.random() < BACK_SHARE:
             return Decision(Action(ActionKind.BACK), "random back")
         mark = self.random.choice(marks)
         if mark.node.editable:
             return Decision(Action(ActionKind.TYPE, mark.number, "monkey"), "random text")
+        if self.scrolls and mark.node.scrollable:
+            return Decision(Action(ActionKind.SCROLL, mark.number, direction=Direction.DOWN), "random scroll")
         return Decision(Action(ActionKind.TAP, mark.number), "random tap")
 
     def judge(self, ctx: StepContext) -> Judgement:
@@ -149,28 +189,104 @@ def explore(app: str, brain: object, steps: int) -> tuple[int, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", default="30,60,100", help="step budgets, comma-separated")
-    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--section", choices=("all", "states", "last-row"), default="all")
+    parser.add_argument(
+        "--steps", default="30,60,100", help="step budgets of the states table, comma-separated"
+    )
+    parser.add_argument("--seeds", type=int, default=5, help="seeds per baseline, in both sections")
     args = parser.parse_args()
-    budgets = [int(n) for n in args.steps.split(",")]
-    print(f"baselines averaged over {args.seeds} seeds; target: offline >= 2x the monkey, both figures")
+    if args.section in ("all", "states"):
+        states_table([int(n) for n in args.steps.split(",")], args.seeds)
+    if args.section in ("all", "last-row"):
+        if args.section == "all":
+            print()
+        last_row(args.seeds)
+
+
+def states_table(budgets: list[int], seeds: int) -> None:
+    print(f"baselines averaged over {seeds} seeds; target: offline >= 2x the monkey, both figures")
+    width = max(len(app) for app in APPS) + 1
     print(
-        f"{'app':<7}{'steps':>6}{'offline':>10}{'monkey':>12}{'ratio':>12}  {'target':<8}"
+        f"{'app':<{width}}{'steps':>6}{'offline':>10}{'monkey':>12}{'ratio':>12}  {'target':<8}"
         f"{'walker':>12}{'ratio':>12}{'ceiling tr':>11}"
     )
     for app in APPS:
         for steps in budgets:
             offline = explore(app, OfflineBrain(), steps)
-            monkey = _mean([touch_monkey(app, seed, steps) for seed in range(args.seeds)])
-            walker = _mean([explore(app, RandomWalker(seed), steps) for seed in range(args.seeds)])
+            monkey = _mean([touch_monkey(app, seed, steps) for seed in range(seeds)])
+            walker = _mean([explore(app, RandomWalker(seed), steps) for seed in range(seeds)])
             vs_monkey = (offline[0] / monkey[0], offline[1] / monkey[1])
             vs_walker = (offline[0] / walker[0], offline[1] / walker[1])
             verdict = "met" if min(vs_monkey) >= 2 else "NOT met"
             print(
-                f"{app:<7}{steps:>6}{_pair(offline):>10}{_pair(monkey):>12}{_ratios(vs_monkey):>12}  "
+                f"{app:<{width}}{steps:>6}{_pair(offline):>10}{_pair(monkey):>12}{_ratios(vs_monkey):>12}  "
                 f"{verdict:<8}{_pair(walker):>12}{_ratios(vs_walker):>12}{steps / walker[1]:>10.1f}x"
             )
     print("(states/transitions; ratios offline/baseline for states and transitions)")
+
+
+def last_row(seeds: int) -> None:
+    spec = load_spec(LONG_LIST_SPEC)
+    feature = next(f for f in spec.features if f.name == LAST_ROW_FEATURE)
+    wanted = next(o for o in feature.done_when if o.kind is OracleKind.VISIBLE)
+    print(
+        f"steps to a list's last row: {LONG_LIST_SPEC.relative_to(ROOT)}, feature {LAST_ROW_FEATURE!r} "
+        f"(done when {wanted}), budget {LAST_ROW_BUDGET} steps"
+    )
+    offline = offline_to_last_row(spec, feature, LAST_ROW_BUDGET)
+    print(f"offline explorer: {_reached(offline.steps if offline.verdict.value == 'passed' else None)}")
+    if offline.verdict.value != "passed":
+        print(f"  its verdict: {offline.verdict.value}: {offline.reason}")
+    runs = [element_monkey(seed, LAST_ROW_BUDGET, wanted) for seed in range(seeds)]
+    got = [n for n, _ in runs if n is not None]
+    figures = f"median {statistics.median(got):g}, mean {statistics.mean(got):.1f} steps" if got else ""
+    print(f"element monkey over {seeds} seeds: {', '.join(_reached(n) for n, _ in runs)}")
+    print(
+        f"  {figures + '; ' if figures else ''}{len(runs) - len(got)} of {seeds} seeds never got there; "
+        f"deepest row seen: {', '.join(str(row) for _, row in runs)}"
+    )
+    met = offline.verdict.value == "passed" and offline.steps <= LAST_ROW_TARGET
+    print(f"offline <= {LAST_ROW_TARGET} steps: {'met' if met else 'NOT met'}")
+
+
+def offline_to_last_row(spec: Spec, feature: Feature, budget: int) -> Exploration:
+    """The offline explorer on the long list's feature "reach the last row", its Target and Mission built
+    from the spec as the plugin builds them. The only done-when is the last row's name being visible, and
+    it is read after every step, so a pass after n steps means the row was first on screen after step n."""
+    device = VirtualDevice(LONG_LIST_SPEC.parent, latency=False)
+    return Explorer(device, OfflineBrain()).explore(
+        target_of(spec, feature, max_steps=budget), mission_of(spec, feature)
+    )
+
+
+def element_monkey(seed: int, budget: int, wanted: Oracle) -> tuple[int | None, int]:
+    """The element monkey on the long list, straight on the device (no loop guard, no oracle but the
+    wanted text): the step after which `wanted` was first on screen (None if not within `budget`), and the
+    deepest row it saw. The app is relaunched, at a step's cost, when the monkey has left it."""
+    walker = RandomWalker(seed, scrolls=True)
+    device = VirtualDevice(LONG_LIST_SPEC.parent, latency=False)
+    package = device.app_model.app.package
+    device.launch(package)
+    screen = _look(device)
+    deepest = _deepest_row(screen)
+    for step in range(1, budget + 1):
+        action = walker.pick(screen).action if screen.package == package else Action(ActionKind.RESTART)
+        assert action is not None
+        perform(device, action, screen, package=package, activity=None)
+        screen = _look(device)
+        deepest = max(deepest, _deepest_row(screen))
+        if evaluate(wanted, Observation(screen)).holds:
+            return step, deepest
+    return None, deepest
+
+
+def _deepest_row(screen: Screen) -> int:
+    """The highest row number the long list's screen shows (its rows read `商品 {i}`)."""
+    return max((int(n) for n in ROW_NAME.findall(screen.text)), default=0)
+
+
+def _reached(step: int | None) -> str:
+    return f"step {step}" if step is not None else f"not within {LAST_ROW_BUDGET}"
 
 
 def _mean(runs: list[tuple[int, int]]) -> tuple[float, float]:
