@@ -314,7 +314,10 @@ class DeviceLease:
         """The record's note of this host's queue for the device."""
         if self.waiters is None:
             return {}
-        waiting = self.waiters()
+        try:
+            waiting = self.waiters()
+        except OSError:  # only a note: it must never stop the heartbeat that keeps the lease ours
+            return {}
         return {"waiting": waiting.count, "waiting_since": waiting.since}
 
     def _read(self, doing: str) -> LeaseRecord | None:
