@@ -126,6 +126,23 @@ def test_the_lease_record_notes_who_of_the_holders_host_waits(farm: Farm, food: 
         lease.release()
 
 
+def test_a_queue_that_cannot_be_read_leaves_the_note_out_and_the_lease_held(
+    farm: Farm, food: ServedDevice
+) -> None:
+    def unreadable() -> Waiting:
+        raise PermissionError("locks folder")
+
+    lease = DeviceLease(food.serial, farm.address, QUICK, waiters=unreadable)
+    assert lease.try_acquire()
+    try:
+        time.sleep(3 * QUICK.heartbeat_seconds)  # renewals ran (and asked for the note) meanwhile
+        record = lease.holder()
+        assert record is not None and record.waiting == 0
+        assert lease.held and not lease.lost
+    finally:
+        lease.release()
+
+
 def test_a_lease_record_without_a_note_of_waiters_still_parses() -> None:
     old = b'{"expires": 1.0, "host": "ci-7", "pid": 1, "session": "s", "token": "t", "worker": "gw0"}'
     record = LeaseRecord.parse(old)
