@@ -9,7 +9,11 @@ tests/untuned/expected.yaml asks for, the verdicts seen, the step counts seen an
 the items that agreed every time and the items that matched the expected verdict every time. Exits 1
 on any disagreement between runs or with expected.yaml (a script, not a test).
 
-    python benchmarks/bench_verdicts.py [--runs 10]
+The work tree is shared: a file edited during the runs would change the code between runs (or between
+two xdist workers of one run). `--commit REV` runs every run on a snapshot of that commit instead
+(`git archive`, put first on PYTHONPATH), so all runs see the same code.
+
+    python benchmarks/bench_verdicts.py [--runs 10] [--commit HEAD]
 """
 
 from __future__ import annotations
@@ -91,8 +95,11 @@ def expected_verdicts() -> dict[str, str]:
     }
 
 
-def run_once(order: Order, specs: list[str], work: Path, index: int) -> tuple[dict[str, Outcome], float, str]:
-    """One pytest run; each item's outcome keyed like expected.yaml, the wall time, the summary line."""
+def run_once(
+    order: Order, specs: list[str], work: Path, index: int, source: Path
+) -> tuple[dict[str, Outcome], float, str]:
+    """One pytest run in `source` (the repository or a snapshot of it); each item's outcome keyed like
+    expected.yaml, the wall time, the summary line."""
     junit = work / f"run{index}.xml"
     command = [
         sys.executable,
@@ -111,9 +118,10 @@ def run_once(order: Order, specs: list[str], work: Path, index: int) -> tuple[di
     if order.workers:
         command += ["-n", str(order.workers)]
     env = {**os.environ, ORDER_ENV: order.order}
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(work), env.get("PYTHONPATH", "")) if p)
+    paths = (str(work), str(source) if source != ROOT else "", env.get("PYTHONPATH", ""))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
     start = time.monotonic()
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, cwd=source, env=env, capture_output=True, text=True, check=False)
     seconds = time.monotonic() - start
     if not junit.exists():
         sys.exit(
@@ -170,6 +178,7 @@ def _check_summary(outcomes: dict[str, Outcome], stdout: str, index: int) -> Non
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10, help="how many runs (default 10)")
+    parser.add_argument("--commit", help="run on a snapshot of this commit (e.g. HEAD), not the work tree")
     args = parser.parse_args()
     specs = sorted(str(p.relative_to(ROOT)) for p in UNTUNED.glob("*/test_*.yaml"))
     expected = expected_verdicts()
@@ -178,12 +187,22 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench_verdicts_") as tmp:
         work = Path(tmp)
         (work / f"{ORDER_PLUGIN}.py").write_text(ORDER_PLUGIN_SOURCE, encoding="utf-8")
+        source = snapshot(args.commit, work / "source") if args.commit else ROOT
+        print(f"code: {args.commit + ' (a snapshot)' if args.commit else 'the work tree'}", flush=True)
         for index, order in enumerate(orders):
-            outcomes, seconds, last = run_once(order, specs, work, index)
+            outcomes, seconds, last = run_once(order, specs, work, index, source)
             print(f"run {index + 1}/{args.runs} ({order}): {last} [{seconds:.1f}s]", flush=True)
             for key, outcome in outcomes.items():
                 seen.setdefault(key, []).append(outcome)
     return report(seen, expected, args.runs)
+
+
+def snapshot(commit: str, into: Path) -> Path:
+    """The files of `commit` extracted into `into`, without touching the work tree or the index."""
+    into.mkdir()
+    archive = subprocess.run(["git", "archive", commit], cwd=ROOT, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
 
 
 def report(seen: dict[str, list[Outcome]], expected: dict[str, str], runs: int) -> int:
@@ -214,6 +233,11 @@ def report(seen: dict[str, list[Outcome]], expected: dict[str, str], runs: int) 
             print(f"\n{key}:")
             for run, o in enumerate(outcomes, 1):
                 print(f"  run {run}: {o.verdict}, {o.steps} steps: {_shorten(o.reason)}")
+    varying = {key: outcomes for key, outcomes in seen.items() if len({o.steps for o in outcomes}) > 1}
+    if varying:
+        print("\nstep counts that differ between runs (run 1 .. run N):")
+        for key, outcomes in varying.items():
+            print(f"  {key}: {' '.join(str(o.steps) for o in outcomes)}")
     print()
     print(f"items agreeing every time: {agreeing}/{total}")
     print(f"items matching expected.yaml every time: {matching}/{total}")
