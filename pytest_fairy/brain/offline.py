@@ -60,9 +60,6 @@ class OfflineBrain:
         self._foreign: set[str] = set()
         self._walks = 0
         self._restarted = False
-        self._named_last = False  # the last action was on an element the goal names
-        self._via_named: str | None = None  # the page that action led to
-        self._named_ways: set[tuple[str, str]] = set()  # (page, named element) arrivals so far
         self._root: str | None = None
         self._focus = Focus()
 
@@ -91,11 +88,6 @@ class OfflineBrain:
         candidates = find_candidates(
             ctx, self._focus, self._tried_anywhere, self._scrolls[state], self._ended[state]
         )
-        if self._via_named == state:
-            # Come through an element the goal names (the product it wants): this page's relevant
-            # elements are worth trying again here, though a page of its layout had them tried.
-            self._tried[state] -= {c.key for c in candidates if c.relevant}
-        self._via_named = None
         if _looping(ctx.warning):
             # The guard saw us going round: what keeps us on this page (fields, toggles, scrolling) is
             # spent; only an untried way off the page is still worth a step.
@@ -183,9 +175,7 @@ class OfflineBrain:
             # A field filled: the page's submit buttons may do something new now.
             self._tried[state] -= self._submits[state]
             self._reopened[state] |= self._submits[state]
-        decision = self._chose(state, best.action, best.key, best.ref, best.why, ctx.plan.root)
-        self._named_last = best.named
-        return decision
+        return self._chose(state, best.action, best.key, best.ref, best.why, ctx.plan.root)
 
     def _unfilled_field(self, candidates: list[Candidate]) -> Candidate | None:
         """A field of this page's form not filled since the brain came here: filled before a submit."""
@@ -194,7 +184,6 @@ class OfflineBrain:
 
     def _chose(self, state: str, action: Action, key: str, ref: str, why: str, feature: str = "") -> Decision:
         self._last = (state, key, action.kind, ref)
-        self._named_last = False
         return Decision(action, why, sub_feature=feature)
 
     def _learn(self, state: str, ctx: StepContext) -> None:
@@ -209,10 +198,6 @@ class OfflineBrain:
                 return
             if before != state:
                 self._filled_here.clear()
-                # Once per page and named element: coming back the same way again reopens nothing.
-                fresh_way = self._named_last and (state, ref) not in self._named_ways
-                self._via_named = state if fresh_way else None
-                self._named_ways.add((state, ref))
             if before != state and kind in NAVIGABLE:
                 self._edges[before][key] = (state, kind, ref)
             elif before == state:

@@ -58,9 +58,6 @@ from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.perceive import Perception, perceive
 from pytest_fairy.virtual.device import VirtualDevice
 
-# What an inconclusive "never saw" names of what it left untried, at most.
-LEFT_NAMED = 3
-
 # The reasoning prefixes stay importable from here, where they were before they moved beside `Origin`.
 __all__ = ["ESCAPE_PREFIX", "REPLAY_PREFIX", "RETURN_PREFIX", "Explorer", "ExplorerSettings", "Mission"]
 
@@ -259,12 +256,9 @@ class Explorer:
         if judgement.complete and (not done_when or course.oracles_seen):
             return Ending(Verdict.PASSED, judgement.reason)
         missing = bool(done_when) and not course.oracles_seen
-        if missing:
-            left = run.coverage.left()
-            if not left:
-                return never_saw(run, ctx.unmet_oracles)
-        unmet = f"; never saw: {'; '.join(ctx.unmet_oracles)}" if missing else ""
-        unmet += f"; left untried: {'; '.join(left[:LEFT_NAMED])}" if missing and left else ""
+        if missing and not run.coverage.left():
+            return never_saw(run, ctx.unmet_oracles)
+        unmet = f"; never saw: {'; '.join(ctx.unmet_oracles)}{run.untried()}" if missing else ""
         if judgement.says_continue:
             # The brain's "done" is a claim, not evidence: with the judge saying there is more, the run
             # cannot tell whether the app is broken. Never an app defect.

@@ -21,6 +21,8 @@ from pytest_fairy.explore.tree import FeatureTree, SummaryLimits, TreeError
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.perceive import Perception
 
+# What an inconclusive ending names of what the run left untried, at most.
+LEFT_NAMED = 3
 # The tree as the brain reads it: its own memory shows the path walked, so the tree leaves it out.
 BRAIN_SUMMARY = SummaryLimits(max_path=0)
 
@@ -134,11 +136,19 @@ class Run:
         return due
 
     def limits(self, warning: GuardVerdict, steps: int, usage: Usage) -> Ending | None:
-        """The guard's stop, else a spent budget: the run ends inconclusive, never passed."""
+        """The guard's stop, else a spent budget: the run ends inconclusive, never passed, saying what it
+        had not tried yet."""
         if warning.kind is VerdictKind.STOP:
-            return Ending(Verdict.INCONCLUSIVE, f"loop guard stopped the run: {warning.reason}")
+            return Ending(
+                Verdict.INCONCLUSIVE, f"loop guard stopped the run: {warning.reason}{self.untried()}"
+            )
         spent = self.budget.spent(steps, usage)
-        return Ending(Verdict.INCONCLUSIVE, spent) if spent is not None else None
+        return Ending(Verdict.INCONCLUSIVE, spent + self.untried()) if spent is not None else None
+
+    def untried(self) -> str:
+        """`; left untried: list rv_goods on 全部商品 not scrolled past 商品 12; ...`; "" when nothing is."""
+        left = self.coverage.left()
+        return f"; left untried: {'; '.join(left[:LEFT_NAMED])}" if left else ""
 
     def story(self, ending: Ending, course: Course) -> str:
         """The run in a few lines, for the brain's summary."""

@@ -117,5 +117,5 @@ def test_the_explorer_times_its_run_with_its_clock() -> None:
                     wall_seconds=60.0)  # fmt: skip
     result = Explorer(VirtualDevice(FOOD, latency=False), OfflineBrain(), clock=clock).explore(target)
     assert result.verdict is Verdict.INCONCLUSIVE
-    assert result.reason == "wall-time budget of 60s spent"
+    assert result.reason.startswith("wall-time budget of 60s spent")
     assert result.steps == 2 and result.seconds == 100.0

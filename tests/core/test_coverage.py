@@ -1,0 +1,184 @@
+"""Coverage: what a "never saw" failure stands on. Each rule that counts an element as tried, and each
+that keeps a list open, has a test here that fails when the rule is deleted."""
+
+from __future__ import annotations
+
+from core_dumps import V, dump, v, window
+
+from pytest_fairy.explore.coverage import Coverage
+from pytest_fairy.explore.decisions import Outcome, OutcomeKind
+from pytest_fairy.explore.state import StateId, identify
+from pytest_fairy.perception.screen import Screen, build_screen
+
+PKG = "com.shop"
+RV = "androidx.recyclerview.widget.RecyclerView"
+
+
+def look(*windows: V, activity: str = "a.Main") -> tuple[StateId, Screen]:
+    screen = build_screen(dump(*windows), activity=activity, package=PKG)
+    return identify(screen), screen
+
+
+def page(title: str, *views: V) -> V:
+    return window(PKG, v("TextView", title, id="toolbar_title"), *views)
+
+
+def button(label: str, **flags: bool) -> V:
+    return v("Button", label, id=f"btn_{abs(hash(label)) % 10_000}", clickable=True, **flags)
+
+
+def key(screen: Screen, label: str, kind: str = "tap") -> str:
+    mark = next(m for m in screen.marks if m.label == label or m.node.short_id == label)
+    return f"{kind}|{mark.ref}||"
+
+
+def act(
+    cov: Coverage,
+    step: int,
+    before: tuple[StateId, Screen],
+    label: str,
+    kind: OutcomeKind,
+    after: tuple[StateId, Screen],
+    action: str = "tap",
+) -> None:
+    cov.saw(*after, in_app=True)
+    words = f"{action} {label}"
+    cov.acted(step, before[0], key(before[1], label, action), words, Outcome(words, kind), after[0])
+
+
+def start(*windows: V, activity: str = "a.Main") -> tuple[Coverage, tuple[StateId, Screen]]:
+    cov = Coverage()
+    here = look(*windows, activity=activity)
+    cov.saw(*here, in_app=True)
+    return cov, here
+
+
+def test_an_untried_element_is_left_and_a_tried_one_is_not() -> None:
+    cov, home = start(page("设置", button("通知"), button("关于")))
+    assert cov.left() == ["on 设置: '通知', '关于' not tried"]
+    act(cov, 1, home, "通知", OutcomeKind.NO_CHANGE, home)
+    act(cov, 2, home, "关于", OutcomeKind.NO_CHANGE, home)
+    assert cov.left() == []
+
+
+def test_the_same_element_tried_on_another_screen_counts_there_too() -> None:
+    cov, home = start(page("首页", button("我的")))
+    mine = look(page("我的", button("我的"), button("设置")), activity="a.Mine")
+    act(cov, 1, home, "我的", OutcomeKind.NEW_STATE, mine)
+    act(cov, 2, mine, "设置", OutcomeKind.NO_CHANGE, mine)
+    assert cov.left() == []  # the bottom bar's 我的 was tried on 首页
+
+
+def test_what_the_policy_denies_counts_as_tried() -> None:
+    cov, _ = start(page("订单", button("立即支付")))
+    assert cov.left() == []
+
+
+def rows(first: int, count: int) -> V:
+    items = [
+        v("LinearLayout", "", v("TextView", f"商品 {i}", id="tv_name"), id="item", clickable=True)
+        for i in range(first, first + count)
+    ]
+    return v(RV, "", *items, id="rv_goods", scrollable=True)
+
+
+def test_a_list_is_left_until_a_scroll_moves_nothing() -> None:
+    cov, top = start(page("全部商品", rows(1, 4)))
+    assert "list rv_goods on 全部商品 not scrolled past 商品 4" in cov.left()
+    further = look(page("全部商品", rows(5, 4)))
+    act(cov, 1, top, "rv_goods", OutcomeKind.CONTENT_CHANGED, further, action="scroll")
+    assert "list rv_goods on 全部商品 not scrolled past 商品 8" in cov.left()
+    act(cov, 2, further, "rv_goods", OutcomeKind.NO_CHANGE, further, action="scroll")
+    assert not [line for line in cov.left() if line.startswith("list")]
+
+
+def detail(name: str, *extra: V) -> tuple[StateId, Screen]:
+    return look(
+        page("商品详情", v("TextView", name, id="tv_title"), button("收藏"), *extra), activity="a.Detail"
+    )
+
+
+def test_rows_of_one_layout_are_covered_once_two_led_to_pages_of_one_layout() -> None:
+    cov, listing = start(page("全部商品", rows(1, 4)))
+    act(cov, 1, listing, "商品 1", OutcomeKind.NEW_STATE, detail("商品 1"))
+    assert any("'商品 2', '商品 3', '商品 4'" in line for line in cov.left())
+    act(cov, 2, listing, "商品 2", OutcomeKind.NEW_STATE, detail("商品 2"))
+    assert not [line for line in cov.left() if "商品 3" in line]
+
+
+def test_rows_that_led_to_pages_of_other_layouts_are_no_sample_of_each_other() -> None:
+    cov, listing = start(page("设置", rows(1, 3)))
+    act(cov, 1, listing, "商品 1", OutcomeKind.NEW_STATE, detail("商品 1"))
+    other = look(
+        page("通知", *[v("Switch", f"开关 {i}", id=f"sw_{i}", checkable=True) for i in range(6)]),
+        activity="a.Notify",
+    )
+    act(cov, 2, listing, "商品 2", OutcomeKind.NEW_STATE, other)
+    assert any("'商品 3'" in line for line in cov.left())
+
+
+def test_a_way_out_counts_once_the_screen_was_left() -> None:
+    cov, home = start(page("首页", button("设置")))
+    settings = look(page("设置", button("Navigate up"), button("通知")), activity="a.Settings")
+    act(cov, 1, home, "设置", OutcomeKind.NEW_STATE, settings)
+    act(cov, 2, settings, "通知", OutcomeKind.NO_CHANGE, settings)
+    assert cov.left() == ["on 设置: 'Navigate up' not tried"]
+    cov.acted(3, settings[0], "back|||", "back", Outcome("back", OutcomeKind.STATE_CHANGED), home[0])
+    assert cov.left() == []
+
+
+def choice_dialog(checked: str) -> V:
+    radios = [
+        v("RadioButton", name, id=f"rb_{i}", checkable=True, clickable=True, checked=name == checked)
+        for i, name in enumerate(("尽快送达", "预约送餐"))
+    ]
+    return window(
+        PKG,
+        v("TextView", "送达时间", id="dialog_title"),
+        *radios,
+        button("确定"),
+        bounds=(100, 800, 980, 1600),
+    )
+
+
+def test_a_dialogs_choices_count_once_it_was_seen_and_left() -> None:
+    cov, home = start(page("首页", button("送达时间 >")))
+    dialog = look(page("首页", button("送达时间 >")), choice_dialog("尽快送达"))
+    act(cov, 1, home, "送达时间 >", OutcomeKind.NEW_STATE, dialog)
+    assert any("'预约送餐'" in line for line in cov.left())
+    act(cov, 2, dialog, "确定", OutcomeKind.STATE_CHANGED, home)
+    assert cov.left() == []
+
+
+def test_the_checked_radio_of_a_group_counts_as_tried() -> None:
+    tabs = [
+        v("RadioButton", name, id=f"tab_{i}", checkable=True, clickable=True, checked=i == 0)
+        for i, name in enumerate(("可使用", "已使用"))
+    ]
+    cov, coupons = start(page("优惠券", v("RadioGroup", "", *tabs, id="rg")))
+    assert cov.left() == ["on 优惠券: '已使用' not tried"]
+
+
+def test_screens_of_other_apps_are_not_the_features_to_exhaust() -> None:
+    cov, _ = start(page("首页"))
+    cov.saw(*look(window("com.android.chrome", button("同意"))), in_app=False)
+    assert cov.left() == []
+
+
+def test_the_evidence_names_the_action_nearest_to_what_was_never_seen() -> None:
+    cov, settings = start(page("设置", button("清除缓存"), button("检查更新"), button("我的订单")))
+    favourites = look(page("我的收藏", v("TextView", "暂无收藏", id="empty")), activity="a.Fav")
+    act(cov, 1, settings, "清除缓存", OutcomeKind.NO_CHANGE, settings)
+    act(cov, 2, settings, "检查更新", OutcomeKind.NO_CHANGE, settings)
+    act(cov, 3, settings, "我的订单", OutcomeKind.NEW_STATE, favourites)
+    assert (
+        str(cov.nearest(["visible: 已是最新版本", "检查更新"]))
+        == "step 2 (tap 检查更新 on 设置) changed nothing"
+    )
+    assert (
+        str(cov.nearest(["我的订单 shows 订单号"])) == "step 3 (tap 我的订单 on 设置) opened 我的收藏 instead"
+    )
+    assert cov.nearest(["分享给好友"]) is None
+    finding = cov.never_saw(["visible: 已是最新版本"], ["检查更新"])
+    assert finding.kind == "never_seen"
+    assert "but never saw: visible: 已是最新版本; where it should have happened: step 2" in finding.message

@@ -1,0 +1,61 @@
+"""'Never saw' is an app defect only with proof: the explorer exhausted what it could reach. Otherwise the
+item is inconclusive and says what it left. Whole explorations of the tests/untuned apps (written without
+reading the explorer), in process, from their own specs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytest_fairy import load_spec
+from pytest_fairy.brain.offline import OfflineBrain
+from pytest_fairy.explore.briefing import mission_of, target_of
+from pytest_fairy.explore.explorer import Explorer
+from pytest_fairy.explore.record import Exploration
+from pytest_fairy.explore.verdict import Verdict
+from pytest_fairy.virtual import VirtualDevice
+
+UNTUNED = Path(__file__).resolve().parents[1] / "untuned"
+
+
+def explore(app: str, feature: str, max_steps: int | None = None) -> Exploration:
+    """The spec's `feature` of tests/untuned/`app`, explored on its virtual device."""
+    spec = load_spec(UNTUNED / app / f"test_{app}.yaml")
+    chosen = next(f for f in spec.features if f.name == feature)
+    device = VirtualDevice(UNTUNED / app / "app.yaml", latency=False)
+    target = target_of(spec, chosen, max_steps=max_steps)
+    return Explorer(device, OfflineBrain()).explore(target, mission_of(spec, chosen))
+
+
+def test_a_menu_entry_opening_the_wrong_screen_fails_once_the_app_is_exhausted() -> None:
+    result = explore("missing_screen", "order history")
+    assert result.verdict is Verdict.FAILED, result.reason
+    assert "explored the feature to its end" in result.reason
+    assert "never saw: visible: 订单号：" in result.reason
+    # The evidence is the step where the orders should have opened.
+    assert "(tap [1] 我的订单 on 我的) opened 我的收藏 instead" in result.reason
+    assert [f.kind for f in result.findings] == ["never_seen"]
+
+
+def test_a_dead_button_fails_naming_the_tap_that_did_nothing() -> None:
+    # Exhausting this app takes a restart: the exit page has no known path to the pages left.
+    result = explore("dead_button", "check for updates")
+    assert result.verdict is Verdict.FAILED, result.reason
+    assert "(tap [5] 检查更新 on 设置) changed nothing" in result.reason
+
+
+def test_their_clean_twins_pass() -> None:
+    assert explore("missing_screen_clean", "order history").verdict is Verdict.PASSED
+    assert explore("dead_button_clean", "check for updates").verdict is Verdict.PASSED
+
+
+def test_a_product_the_goal_names_below_the_fold_is_found_and_added() -> None:
+    result = explore("catalog_below_fold", "add rice to cart")
+    assert result.verdict is Verdict.PASSED, result.reason
+    assert result.steps <= 12
+
+
+def test_out_of_budget_before_exhausting_it_is_inconclusive_and_says_what_is_left() -> None:
+    result = explore("missing_screen", "order history", max_steps=12)
+    assert result.verdict is Verdict.INCONCLUSIVE
+    assert result.reason.startswith("step budget of 12 spent")
+    assert "; left untried: " in result.reason and "not tried" in result.reason
