@@ -21,6 +21,7 @@ from pytest_fairy.devices.settings import (
 )
 from pytest_fairy.explore.explorer import ExplorerSettings
 from pytest_fairy.replay.options import ReplaySettings, add_replay_options, read_replay_settings
+from pytest_fairy.report.policy import ArtifactPolicy
 
 BRAINS = ("offline", "claude", "replay")
 DEFAULT_SETTLE_SECONDS = 0.5
@@ -39,6 +40,8 @@ class FairyConfig:
     # Follow-ups one LLM answer may queue (None: the brain's default; 0: a call for every action).
     max_queued_actions: int | None = None
     artifacts: Path = Path(".fairy")
+    # Which step screenshots stay on disk: all, a failed item's only, none (report/policy.py).
+    artifacts_policy: ArtifactPolicy = ArtifactPolicy.ON
     spec_patterns: tuple[str, ...] = DEFAULT_SPEC_PATTERNS
     explorer: ExplorerSettings = field(default_factory=ExplorerSettings)
     # The decision cache and the build-to-build baseline (see pytest_fairy.replay).
@@ -112,6 +115,13 @@ def add_options(parser: pytest.Parser) -> None:
         metavar="DIR",
         help="folder for the session store: steps, screenshots, trees (default: .fairy)",
     )
+    group.addoption(
+        "--fairy-artifacts-policy",
+        dest="fairy_artifacts_policy",
+        metavar="POLICY",
+        help="which step screenshots the session store and Allure keep: on (all), retain-on-failure (deleted "
+        "when the item passes), off (none; steps.jsonl and the tree still written) (default: on)",
+    )
     parser.addini("fairy_device", "devices to explore on (see --fairy-device)", type="linelist", default=[])
     parser.addini("fairy_brain", "brain (see --fairy-brain)", default="")
     parser.addini("fairy_model", "LLM model name", default="")
@@ -124,6 +134,9 @@ def add_options(parser: pytest.Parser) -> None:
         default="",
     )
     parser.addini("fairy_artifacts", "artifacts folder (see --fairy-artifacts)", default="")
+    parser.addini(
+        "fairy_artifacts_policy", "step screenshots kept (see --fairy-artifacts-policy)", default=""
+    )
     parser.addini(
         "fairy_spec_patterns",
         "glob patterns of YAML feature specs to collect",
@@ -213,6 +226,9 @@ def read_config(config: pytest.Config) -> FairyConfig:
     artifacts = Path(option.fairy_artifacts or config.getini("fairy_artifacts") or ".fairy")
     if not artifacts.is_absolute():
         artifacts = config.rootpath / artifacts
+    policy = _artifacts_policy(
+        option.fairy_artifacts_policy or config.getini("fairy_artifacts_policy") or "on"
+    )
     model = option.fairy_model or config.getini("fairy_model") or None
     if model is None and brain == "claude":
         model = DEFAULT_MODEL
@@ -227,6 +243,7 @@ def read_config(config: pytest.Config) -> FairyConfig:
         max_steps=max_steps,
         max_queued_actions=queued,
         artifacts=artifacts,
+        artifacts_policy=policy,
         spec_patterns=tuple(config.getini("fairy_spec_patterns")),
         explorer=ExplorerSettings(
             llm_long_edge=_int_ini(config, "fairy_llm_long_edge") or 1024,
@@ -281,6 +298,14 @@ def _brain(chosen: str) -> tuple[str, str]:
             "--fairy-brain claude needs an API key: set ANTHROPIC_API_KEY (or use --fairy-brain offline)"
         )
     return chosen, "chosen"
+
+
+def _artifacts_policy(raw: str) -> ArtifactPolicy:
+    try:
+        return ArtifactPolicy(raw.strip())
+    except ValueError:
+        choices = ", ".join(p.value for p in ArtifactPolicy)
+        raise pytest.UsageError(f"--fairy-artifacts-policy {raw}: expected one of {choices}") from None
 
 
 def _effort(effort: str | None, model: str | None) -> str | None:
