@@ -9,12 +9,9 @@ here; the others beside the loop, where they can be tested without either.
 
 from __future__ import annotations
 
-import io
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-
-from PIL import Image
 
 from pytest_fairy.devices.events import joined, still_running
 from pytest_fairy.devices.protocol import Device, Diagnostics, clear_app_data, diagnostics_of
@@ -38,6 +35,7 @@ from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.oracles import Observation
 from pytest_fairy.explore.record import Exploration, StepRecord, StepSink
 from pytest_fairy.explore.run import Run
+from pytest_fairy.explore.screenshot import ScreenshotEncoder, png
 from pytest_fairy.explore.state import identify
 from pytest_fairy.explore.step import (
     Arrival,
@@ -89,15 +87,18 @@ class Explorer:
         sinks: Sequence[StepSink] = (),
         diagnostics: Diagnostics | None = None,
         clock: Clock = time.monotonic,
+        screenshots: ScreenshotEncoder | None = None,
     ) -> None:
         """`diagnostics` default to the device's own (the app's log for crash and ANR oracles); `clock`
-        times the wall-time budget and the result (a test may pass a fake one)."""
+        times the wall-time budget and the result (a test may pass a fake one); `screenshots` encodes the
+        step screenshots off the loop (default: JPEG on one background thread)."""
         self.device = device
         self.diagnostics = diagnostics if diagnostics is not None else diagnostics_of(device)
         self.brain = brain
         self.settings = settings or ExplorerSettings()
         self.sinks = list(sinks)
         self.clock = clock
+        self.screenshots = screenshots or ScreenshotEncoder()
 
     def explore(self, target: Target, mission: Mission | None = None) -> Exploration:
         mission = mission or Mission()
@@ -124,7 +125,8 @@ class Explorer:
             usage=self.brain.usage(),
             seconds=budget.elapsed(),
             final_state=last.state.name if last is not None else "",
-            final_png=_png(last.seen.som.full) if last is not None else b"",
+            # Lossless: the one picture per item that is evidence (a crash dialog's text), encoded once.
+            final_png=png(last.seen.som.full) if last is not None else b"",
         )
         for sink in self.sinks:
             sink.finish(result)
@@ -299,7 +301,6 @@ class Explorer:
             state=arrival.state.name,
             title=screen.title,
             screen_text=screen.text,
-            som_png=_png(arrival.seen.som.full),
             action=choice.words,
             reasoning=choice.taken.reasoning,
             expected=choice.taken.expected,
@@ -311,6 +312,8 @@ class Explorer:
             replayed=choice.decided.origin is Origin.REPLAY,
             origin=choice.taken.origin,
             device_note=_take_note(self.device),
+            # Encoded on the encoder's thread: the next step does not wait for it; the sinks take the bytes.
+            screenshot=self.screenshots.submit(arrival.seen.som.full),
         )
         return Attempt(choice.words, choice.key, arrival.state, record, choice.denial, error)
 
@@ -348,8 +351,5 @@ def _noted(device: object, course: Course) -> Course:
     return replace(course, awaiting=replace(course.awaiting, record=record))
 
 
-def _png(image: Image.Image) -> bytes:
-    """Encode once per step for every sink; level 1 because the run waits for it and disk is cheap."""
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=1)
-    return buffer.getvalue()
+# benchmarks/bench_core.py times the lossless encoding by this name (the loop no longer waits for it).
+_png = png

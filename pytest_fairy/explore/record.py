@@ -11,6 +11,7 @@ from typing import Protocol
 
 from pytest_fairy.explore.decisions import Origin, Plan, Usage
 from pytest_fairy.explore.oracles import Finding
+from pytest_fairy.explore.screenshot import NO_SCREENSHOT, StepScreenshot
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.tree import FeatureTree
 from pytest_fairy.explore.verdict import Verdict
@@ -22,7 +23,6 @@ class StepRecord:
     state: str
     title: str
     screen_text: str
-    som_png: bytes
     action: str | None
     reasoning: str
     expected: str = ""
@@ -43,6 +43,9 @@ class StepRecord:
     origin: Origin = Origin.BRAIN
     # How the device carried the action out, when it says (a real device names its typing method).
     device_note: str = ""
+    # The Set-of-Mark screenshot of the screen the action was taken on, encoded off the loop (JPEG):
+    # `screenshot.data()` waits for its bytes. Not a key of steps.jsonl (the store writes a file).
+    screenshot: StepScreenshot = NO_SCREENSHOT
 
     @property
     def heading(self) -> str:
@@ -64,7 +67,8 @@ class Exploration:
     escapes: int = 0
     usage: Usage = field(default_factory=Usage)
     seconds: float = 0.0
-    # The last screen seen, Set-of-Mark PNG: a crash dialog, the page where a budget ran out.
+    # The last screen seen, Set-of-Mark PNG (lossless: it is the evidence): a crash dialog, the page where
+    # a budget ran out.
     final_state: str = ""
     final_png: bytes = b""
 

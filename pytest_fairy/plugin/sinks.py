@@ -23,7 +23,8 @@ def item_sinks(item: pytest.Item, device: Device, brain: Brain) -> list[StepSink
     """The sinks of `item`'s explorer: the step hook and the session store always, the terminal with -v,
     Allure with --alluredir."""
     config = item.config
-    store = config.stash[RUN_KEY].store
+    run = config.stash[RUN_KEY]
+    store, policy = run.store, run.fairy.artifacts_policy
     sinks: list[StepSink] = [HookSink(item)]
     # xdist workers have no terminal: their step lines would go nowhere.
     if config.option.verbose > 0 and not hasattr(config, "workerinput"):
@@ -43,10 +44,12 @@ def item_sinks(item: pytest.Item, device: Device, brain: Brain) -> list[StepSink
                     for found in config.hook.pytest_fairy_step_attachments(item=item, record=record)
                     for extra in found or ()
                 ],
+                results=Path(allure_dir),
+                policy=policy,
             )
         )
     # The store last: a write failing in its finish() ends the item, after the other sinks have finished.
-    return [*sinks, store.item(item.nodeid)]
+    return [*sinks, store.item(item.nodeid, policy)]
 
 
 class HookSink:

@@ -9,29 +9,39 @@ reasoning and the loop guard's warning. The title needs the *reached* screen's t
 when the next step (taken on that screen) arrives, so a step is written one step late; the last one is
 written by `finish`, which also knows the verdict and marks the step that shows an app defect as failed.
 `where_shown` words the same step for the failure message, so the message leads to the step.
+
+A step's screenshot is registered in its Allure step at once and written into the results folder from the
+encoder's thread when its bytes are there (a hard link to the session store's file where it can be);
+`finish` waits for them, and under `retain-on-failure` takes a passed item's screenshots out again.
 """
 
 from __future__ import annotations
 
 import json
 import mimetypes
+import threading
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import allure
 from allure_commons import plugin_manager
+from allure_commons.model2 import Attachment as AllureAttachment
+from allure_commons.reporter import AllureReporter
 from allure_commons.types import AttachmentType
 from allure_commons.utils import uuid4
 from filelock import FileLock, Timeout
 
 from pytest_fairy.devices.protocol import Device, Diagnostics
-from pytest_fairy.errors import DeviceError
+from pytest_fairy.errors import ArtifactError, DeviceError
 from pytest_fairy.explore.decisions import Plan
 from pytest_fairy.explore.record import Exploration, StepRecord
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
+from pytest_fairy.report.policy import ArtifactPolicy
+from pytest_fairy.report.screenshots import place
 from pytest_fairy.report.tree_picture import tree_png
 
 
@@ -81,7 +91,6 @@ def where_shown(result: Exploration) -> str:
         state="",
         title="",
         screen_text="",
-        som_png=b"",
         action=last.action or None,
         reasoning="",
         reached=reached.name,
@@ -110,8 +119,16 @@ class AllureSink:
         device: Device | None = None,
         limits: ReportLimits | None = None,
         attachments: Callable[[StepRecord], Iterable[Attachment]] | None = None,
+        results: Path | None = None,
+        policy: ArtifactPolicy = ArtifactPolicy.ON,
     ) -> None:
+        """`results`: the alluredir, where step screenshots are written (linked) off the loop; without it
+        they are attached through allure-pytest once encoded. `policy`: which step screenshots stay."""
         self.spec_name = spec_name
+        self.results = results
+        self.policy = policy
+        self._screenshots: list[_Written] = []
+        self._failed: ArtifactError | None = None
         self.attachments = attachments
         self.environment = environment
         self.device = device
@@ -150,8 +167,15 @@ class AllureSink:
         if self._pending is not None:
             self._write_step(self._pending, _step_failure(result))
             self._pending = None
+        for written in self._screenshots:
+            written.done.wait()
+        keep = self.policy.keeps(passed=result.verdict is Verdict.PASSED)
+        if not keep:  # retain-on-failure, and the item passed
+            for written in self._screenshots:
+                written.attachments.remove(written.attachment)
+                written.path.unlink(missing_ok=True)
         allure.dynamic.description(_description(result.target, result.plan) + "\n\n" + _outcome_text(result))
-        if result.final_png:
+        if result.final_png and keep:
             # What the run ended on: the crash or ANR dialog, the page where a budget ran out.
             name = f"final screen ({result.verdict.value}): {result.final_state}"
             allure.attach(result.final_png, name=name, attachment_type=AttachmentType.PNG)
@@ -174,6 +198,8 @@ class AllureSink:
             figures |= {"tokens": result.usage.total_tokens, "cost usd": round(result.usage.cost_usd, 4)}
         for name, value in figures.items():
             allure.dynamic.parameter(name, value, excluded=True)
+        if self._failed is not None:
+            raise self._failed
 
     def _write_step(self, record: StepRecord, failure: BaseException | None) -> None:
         title = step_title(record, self._titles.get(record.reached, ""))
@@ -181,11 +207,7 @@ class AllureSink:
         # allure.step() takes no parameters; the hooks it wraps do, and show them inside the step.
         plugin_manager.hook.start_step(uuid=uuid, title=title, params=self._parameters(record))
         try:
-            allure.attach(
-                record.som_png,
-                name=screenshot_name(record.step, record.title),
-                attachment_type=AttachmentType.PNG,
-            )
+            self._attach_screenshot(record, uuid)
             allure.attach(
                 _decision_text(record),
                 name=f"step {record.step} decision",
@@ -214,6 +236,37 @@ class AllureSink:
                 exc_tb=None,
             )
 
+    def _attach_screenshot(self, record: StepRecord, step_uuid: str) -> None:
+        """The step's screenshot in its open Allure step, its file written when the encoder is done."""
+        shot = record.screenshot
+        if not self.policy.writes() or (shot.done() and not shot.data()):
+            return
+        name = screenshot_name(record.step, record.title)
+        kind = shot.format
+        step = _reporter_item(step_uuid)
+        if self.results is None or step is None:  # not allure-pytest's run: through its public API
+            allure.attach(shot.data(), name=name, attachment_type=kind.mime, extension=kind.extension)
+            return
+        attachment = AllureAttachment(
+            source=f"{uuid4()}-attachment.{kind.extension}", name=name, type=kind.mime
+        )
+        step.attachments.append(attachment)
+        written = _Written(step.attachments, attachment, self.results / attachment.source)
+        self._screenshots.append(written)
+        shot.when_ready(lambda _: self._write_screenshot(record, written))
+
+    def _write_screenshot(self, record: StepRecord, written: _Written) -> None:
+        try:
+            place(record.screenshot, written.path)
+        except ArtifactError as exc:
+            self._failed = self._failed or exc
+        except Exception as exc:  # the encoder failed: the attachment cannot be written
+            self._failed = self._failed or ArtifactError(
+                written.path, f"the screenshot could not be encoded: {exc}"
+            )
+        finally:
+            written.done.set()
+
     def _parameters(self, record: StepRecord) -> dict[str, str]:
         shown = {
             "why": record.reasoning,
@@ -226,6 +279,27 @@ class AllureSink:
         if record.usage.calls:
             shown["tokens so far"] = str(record.usage.total_tokens)
         return {name: _cut(value, self.limits.parameter_chars) for name, value in shown.items() if value}
+
+
+@dataclass
+class _Written:
+    """A step screenshot attached to an Allure step: the step's list, the entry in it, its file."""
+
+    attachments: list[AllureAttachment]
+    attachment: AllureAttachment
+    path: Path
+    done: threading.Event = field(default_factory=threading.Event)
+
+
+def _reporter_item(uuid: str) -> Any:
+    """allure-pytest's open step of that uuid (its reporter is the `allure_logger` of its listener)."""
+    for plugin in plugin_manager.get_plugins():
+        reporter = getattr(plugin, "allure_logger", None)
+        if isinstance(reporter, AllureReporter):
+            item = reporter.get_item(uuid)
+            if item is not None and hasattr(item, "attachments"):
+                return item
+    return None
 
 
 class AllureEnvironment:

@@ -4,19 +4,25 @@ Layout under the artifacts folder (default `.fairy/`):
 
     sessions/index.jsonl                      one line per session: id, start time, device, brain
     sessions/<session>/<item>/steps.jsonl     one line per step, appended and flushed as it happens
-    sessions/<session>/<item>/step-NNN.png    the step's Set-of-Mark screenshot
+    sessions/<session>/<item>/step-NNN.jpg    the step's Set-of-Mark screenshot (as the policy keeps them)
     sessions/<session>/<item>/result.json     the verdict, reason, figures and summary
     sessions/<session>/<item>/tree.json|.png  the feature tree discovered
+    sessions/<session>/<item>/final.png       the last screen, lossless (as the policy keeps them)
 
 Every file is written through `pytest_fairy.report.atomic`: whole or not at all. A write that fails (disk
 full, read-only) raises ArtifactError from start() or step(), which ends the item inconclusive with the
 reason; after that the item's store writes only what still fits and raises no more.
+
+A step's screenshot is still being encoded when its record arrives: the store writes it and the step's
+line from the encoder's thread once the bytes are there, so the loop never waits. A write that failed
+there is raised by the next step() or by finish(), which first waits for every step still being written.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -28,7 +34,10 @@ from pytest_fairy.errors import ArtifactError
 from pytest_fairy.explore.decisions import Plan
 from pytest_fairy.explore.record import Exploration, StepRecord
 from pytest_fairy.explore.target import Target
+from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.report import atomic
+from pytest_fairy.report.policy import ArtifactPolicy
+from pytest_fairy.report.screenshots import place
 from pytest_fairy.report.tree_picture import tree_png
 
 _UNSAFE = re.compile(r"[^\w.-]+")
@@ -62,18 +71,24 @@ class SessionStore:
         with suppress(ArtifactError):
             atomic.append_line(self.root / "sessions" / "index.jsonl", line)
 
-    def item(self, item_id: str) -> ItemStore:
-        return ItemStore(self.folder / slug(item_id))
+    def item(self, item_id: str, policy: ArtifactPolicy = ArtifactPolicy.ON) -> ItemStore:
+        return ItemStore(self.folder / slug(item_id), policy)
 
 
 class ItemStore:
     """The StepSink that keeps one item's steps on disk."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, policy: ArtifactPolicy = ArtifactPolicy.ON) -> None:
         self.folder = folder
+        self.policy = policy
         self._started = False
         # The first write that failed: the item ends inconclusive on it, and this store raises no more.
         self.failed: ArtifactError | None = None
+        # A failure on the encoder's thread, not raised yet: the loop's next call into the store raises it.
+        self._unraised: ArtifactError | None = None
+        self._lock = threading.Lock()
+        self._writing_steps: list[threading.Event] = []
+        self._screenshots: list[Path] = []
 
     def start(self, target: Target, plan: Plan) -> None:
         with self._writing():
@@ -84,24 +99,69 @@ class ItemStore:
     def step(self, record: StepRecord) -> None:
         if not self._started:
             raise RuntimeError("ItemStore.step() before start()")
+        self._raise_unraised()
         if self.failed is not None:  # the item is ending on the first failure; a late step is not kept
             return
-        with self._writing():
-            screenshot = self.folder / f"step-{record.step:03d}.png"
-            atomic.write_bytes(screenshot, record.som_png)
-            fields = {k: v for k, v in asdict(record).items() if k != "som_png"}
-            fields["screenshot"] = screenshot.name
-            atomic.append_line(self.folder / "steps.jsonl", json.dumps(_plain(fields), ensure_ascii=False))
+        written = threading.Event()
+        self._writing_steps.append(written)
+        record.screenshot.when_ready(lambda _: self._write_step(record, written))
+        self._raise_unraised()  # a screenshot encoded already was written at once
+
+    def _write_step(self, record: StepRecord, written: threading.Event) -> None:
+        """The step's screenshot, then its line: on the encoder's thread, in the order of the steps."""
+        try:
+            with self._lock:
+                if self.failed is not None:
+                    return
+                try:
+                    name = self._write_screenshot(record)
+                    fields = {k: v for k, v in asdict(record).items() if k != "screenshot"}
+                    fields["screenshot"] = name
+                    line = json.dumps(_plain(fields), ensure_ascii=False)
+                    atomic.append_line(self.folder / "steps.jsonl", line)
+                except ArtifactError as exc:
+                    self.failed = self._unraised = exc
+        finally:
+            written.set()
+
+    def _write_screenshot(self, record: StepRecord) -> str:
+        """The step's screenshot file's name, or "" when the policy writes none (or the step has none)."""
+        if not self.policy.writes():
+            return ""
+        path = self.folder / f"step-{record.step:03d}.{record.screenshot.format.extension}"
+        try:
+            empty = not record.screenshot.data()
+        except Exception as exc:  # the encoder failed: the item cannot keep its screenshot
+            raise ArtifactError(path, f"the screenshot could not be encoded: {exc}") from exc
+        if empty:
+            return ""
+        place(record.screenshot, path)
+        self._screenshots.append(path)
+        return path.name
+
+    def _raise_unraised(self) -> None:
+        with self._lock:
+            unraised, self._unraised = self._unraised, None
+        if unraised is not None:
+            raise unraised
+
+    def wait_for_steps(self) -> None:
+        """Until every step told so far is on disk (or failed)."""
+        for written in self._writing_steps:
+            written.wait()
 
     def finish(self, result: Exploration) -> None:
         """The result, tree and last screen. After an earlier failure, what still fits is written and
-        nothing is raised (the result already says why it ended); a first failure here is raised."""
+        nothing is raised (the result already says why it ended); a first failure here is raised, as is one
+        of a step's screenshot written since the last step."""
+        self.wait_for_steps()
         try:
             self._finish(result)
         except ArtifactError as exc:
             if self.failed is None:
                 self.failed = exc
                 raise
+        self._raise_unraised()
 
     def _finish(self, result: Exploration) -> None:
         atomic.make_folder(self.folder)
@@ -122,8 +182,12 @@ class ItemStore:
         )
         atomic.write_text(self.folder / "tree.json", result.tree.to_json())
         atomic.write_bytes(self.folder / "tree.png", tree_png(result))
-        if result.final_png:
+        keep = self.policy.keeps(passed=result.verdict is Verdict.PASSED)
+        if result.final_png and keep:
             atomic.write_bytes(self.folder / "final.png", result.final_png)
+        if not keep:  # retain-on-failure, and the item passed: its screenshots served while it ran
+            for path in self._screenshots:
+                path.unlink(missing_ok=True)
 
     def _write_json(self, name: str, data: dict[str, Any]) -> None:
         atomic.write_json(self.folder / name, data)

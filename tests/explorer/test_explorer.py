@@ -98,7 +98,7 @@ def test_offline_brain_reaches_the_done_when_oracle(food: VirtualDevice) -> None
     assert result.verdict is Verdict.PASSED, result.reason
     assert sink.started == 1 and sink.results == [result]
     assert [r.step for r in sink.steps] == list(range(1, result.steps + 1))
-    assert all(r.som_png.startswith(b"\x89PNG") and r.reached for r in sink.steps)
+    assert all(r.screenshot.data().startswith(b"\xff\xd8") and r.reached for r in sink.steps)
     assert any("+dlg_" in name for name in (r.reached for r in sink.steps)), (
         "the dialog is a state of its own"
     )

@@ -122,7 +122,7 @@ def test_a_return_step_goes_back_outside_a_dialog() -> None:
 
 
 def attempt(*, denial: str = "", error: str = "", escape: bool = False) -> Attempt:
-    record = StepRecord(step=1, state=HOME.name, title="", screen_text="", som_png=b"", action="tap [1] 菜单",
+    record = StepRecord(step=1, state=HOME.name, title="", screen_text="", action="tap [1] 菜单",
                         reasoning="", escape=escape)  # fmt: skip
     return Attempt("tap [1] 菜单", "tap|menu||", HOME, record, denial, error)
 

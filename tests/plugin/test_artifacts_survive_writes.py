@@ -82,21 +82,28 @@ def test_after_a_failed_write_an_items_store_keeps_quiet(
     the loop's cleanup) is neither written nor raised, so the item ends on the first reason."""
     from pytest_fairy.explore.decisions import Plan
     from pytest_fairy.explore.record import StepRecord
+    from pytest_fairy.explore.screenshot import StepScreenshot
     from pytest_fairy.explore.target import Target
     from pytest_fairy.report.store import ItemStore
 
     store = ItemStore(tmp_path / "item")
     store.start(Target(app_name="a", package="p", feature="f", goal="g"), Plan(root="r"))
     record = StepRecord(
-        step=1, state="s", title="t", screen_text="", som_png=b"png", action="back", reasoning=""
+        step=1,
+        state="s",
+        title="t",
+        screen_text="",
+        action="back",
+        reasoning="",
+        screenshot=StepScreenshot.ready(b"jpg"),
     )
     real = atomic._put
     monkeypatch.setattr(
         atomic, "_put", lambda handle, data: (_ for _ in ()).throw(OSError(errno.EROFS, "ro"))
     )
-    with pytest.raises(ArtifactError, match="step-001.png: ro"):
+    with pytest.raises(ArtifactError, match="step-001.jpg: ro"):
         store.step(record)
     monkeypatch.setattr(atomic, "_put", real)  # even with room again, the late step is not kept
     store.step(record)
-    assert store.failed is not None and "step-001.png" in str(store.failed)
+    assert store.failed is not None and "step-001.jpg" in str(store.failed)
     assert sorted(p.name for p in (tmp_path / "item").iterdir()) == ["target.json"]

@@ -197,7 +197,7 @@ def test_session_store_keeps_every_step(suite: pytest.Pytester) -> None:
     assert len(index) == 1 and index[0]["brain"] == "offline"
     (item,) = [p for p in (sessions / index[0]["session"]).iterdir() if p.is_dir()]
     steps = [json.loads(line) for line in (item / "steps.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert steps and all((item / s["screenshot"]).read_bytes().startswith(b"\x89PNG") for s in steps)
+    assert steps and all((item / s["screenshot"]).read_bytes().startswith(b"\xff\xd8") for s in steps)
     result = json.loads((item / "result.json").read_text(encoding="utf-8"))
     assert result["verdict"] == "passed" and result["steps"] == len(steps)
     assert (
@@ -231,7 +231,7 @@ def test_allure_results_hold_a_step_with_a_screenshot_per_exploration_step(suite
     assert {("epic", "麦当劳"), ("story", "delivery time"), ("tag", "smoke")} <= labels
     assert delivery["steps"] and all(step["name"][0].isdigit() for step in delivery["steps"])
     for step in delivery["steps"]:
-        pngs = [a for a in step["attachments"] if a["type"] == "image/png"]
+        pngs = [a for a in step["attachments"] if a["type"] == "image/jpeg"]
         assert len(pngs) == 1 and (suite.path / "allure-results" / pngs[0]["source"]).stat().st_size > 10_000
     names = {a["name"] for a in delivery["attachments"]}
     assert {"feature tree", "feature tree (json)", "summary"} <= names

@@ -31,7 +31,7 @@ NOTES = Target(app_name="随手记", package="com.example.notes", feature="searc
 
 def record(**changes: object) -> StepRecord:
     fields: dict[str, object] = dict(
-        step=3, state="state_main_1", title="随手记", screen_text="", som_png=b"", action="tap [7] 搜索",
+        step=3, state="state_main_1", title="随手记", screen_text="", action="tap [7] 搜索",
         reasoning="because", reached="state_search_2",
     )  # fmt: skip
     fields.update(changes)
@@ -111,7 +111,7 @@ def test_each_exploration_step_is_a_titled_allure_step_with_its_screenshot(allur
     for number, step in enumerate(steps, 1):
         names = [a["name"] for a in step["attachments"]]
         assert names[0].startswith(f"step {number} screenshot: ")
-        assert step["attachments"][0]["type"] == "image/png"
+        assert step["attachments"][0]["type"] == "image/jpeg"
         assert f"step {number} decision" in names
         why = {p["name"]: p["value"] for p in step["parameters"]}
         assert why["why"] and why["outcome"]
@@ -154,6 +154,7 @@ SINK_TEST = """
 import io
 from PIL import Image
 from pytest_fairy.explore.decisions import Plan, Usage
+from pytest_fairy.explore.screenshot import PNG, StepScreenshot
 from pytest_fairy.explore.record import Exploration, StepRecord
 from pytest_fairy.report.allure import AllureSink, where_shown
 from pytest_fairy.explore.state import StateId
@@ -176,7 +177,7 @@ def test_llm_run():
     usage = Usage(calls=3, input_tokens=1000, output_tokens=200, cost_usd=0.01234)
     sink = AllureSink(spec_name="test_shop.yaml")
     sink.start(target, Plan(root="cart"))
-    sink.step(StepRecord(step=1, state=home.name, title="Home", screen_text="[2] Cart", som_png=png(),
+    sink.step(StepRecord(step=1, state=home.name, title="Home", screen_text="[2] Cart", screenshot=StepScreenshot.ready(png(), PNG),
                          action="tap [2] Cart", reasoning="the cart is there", reached=cart.name,
                          outcome="new page", guard="warn", guard_reason="same state 3 times", usage=usage))
     result = Exploration(target=target, verdict=Verdict.INCONCLUSIVE, reason="step budget spent",

@@ -1,0 +1,124 @@
+"""A step's Set-of-Mark screenshot, encoded off the exploration loop.
+
+Encoding a 1080x2400 frame costs tens of milliseconds (a lossless PNG of a photo-like screen: ~150 ms).
+The loop hands the picture to a `ScreenshotEncoder` and goes on to its next step; the step's record carries
+a `StepScreenshot`, whose bytes the sinks take when they are ready (the session store and Allure write them
+from the encoder's thread, see `pytest_fairy.report.screenshots`).
+
+Step screenshots are JPEG: a photo-like screen is 5-10x smaller than as PNG, and at quality 85 with full
+chroma resolution the marks' red boxes and white-on-red numbers stay sharp (tests/report checks they do).
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image
+
+JPEG_QUALITY = 85
+
+
+def jpeg(image: Image.Image) -> bytes:
+    """The step screenshot's encoding. subsampling=0 (4:4:4): 4:2:0 smears the red of thin box edges."""
+    buffer = io.BytesIO()
+    image.convert("RGB").save(buffer, format="JPEG", quality=JPEG_QUALITY, subsampling=0, optimize=False)
+    return buffer.getvalue()
+
+
+def png(image: Image.Image) -> bytes:
+    """Lossless, for the one picture per item that is evidence (the final screen); level 1: speed first."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class ImageFormat:
+    mime: str
+    extension: str
+
+
+JPEG = ImageFormat("image/jpeg", "jpg")
+PNG = ImageFormat("image/png", "png")
+
+
+class StepScreenshot:
+    """The encoded screenshot of one step, perhaps still being encoded.
+
+    `data()` waits for the bytes; `when_ready(fn)` calls `fn(self)` once they are there (at once if they
+    are). `first_file` is where the first sink wrote it, so the next can hard-link that file instead of
+    writing the same bytes again (`pytest_fairy.report.screenshots.place`)."""
+
+    def __init__(self, future: Future[bytes], image_format: ImageFormat = JPEG) -> None:
+        self._future = future
+        self.format = image_format
+        self.lock = threading.Lock()
+        self.first_file: Path | None = None
+
+    @classmethod
+    def ready(cls, data: bytes, image_format: ImageFormat = JPEG) -> StepScreenshot:
+        """Bytes encoded already (or none: `b""` is a step without a screenshot)."""
+        future: Future[bytes] = Future()
+        future.set_result(data)
+        return cls(future, image_format)
+
+    def data(self) -> bytes:
+        return self._future.result()
+
+    def done(self) -> bool:
+        return self._future.done()
+
+    def when_ready(self, then: Callable[[StepScreenshot], None]) -> None:
+        self._future.add_done_callback(lambda _: then(self))
+
+    def __deepcopy__(self, memo: dict[int, object]) -> StepScreenshot:
+        return self  # one picture, shared: `dataclasses.asdict` of a record must not copy (or pickle) it
+
+    def __repr__(self) -> str:  # records are printed in assertion messages: not the bytes
+        return f"StepScreenshot({self.format.extension}, {'ready' if self.done() else 'encoding'})"
+
+
+NO_SCREENSHOT = StepScreenshot.ready(b"")
+
+
+class ScreenshotEncoder:
+    """Encodes step screenshots on one background thread, in the order they come (a thread, not a process:
+    PIL releases the GIL while it encodes, and a process would copy 10 MB of pixels per step)."""
+
+    def __init__(
+        self,
+        encode: Callable[[Image.Image], bytes] = jpeg,
+        *,
+        image_format: ImageFormat = JPEG,
+        executor: Executor | None = None,
+    ) -> None:
+        self.encode = encode
+        self.format = image_format
+        self._executor = executor
+
+    def submit(self, image: Image.Image) -> StepScreenshot:
+        # The image is the step's own (perception draws a new one each step): no copy is needed.
+        return StepScreenshot(self._pool().submit(self.encode, image), self.format)
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            self._executor = _shared_pool()
+        return self._executor
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _shared_pool() -> ThreadPoolExecutor:
+    """One encoding thread per process, made on first use (a process explores one item at a time)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fairy-screenshots")
+        return _POOL
