@@ -12,6 +12,7 @@ May import every other part of pytest_fairy; nothing imports it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
@@ -95,8 +96,18 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> SpecFile | None:
     if parent.config.stash[RUN_KEY].collects(file_path):
-        return SpecFile.from_parent(parent, path=file_path)
+        return SpecFile.from_parent(parent, path=file_path, nodeid=spec_nodeid(parent.config, file_path))
     return None
+
+
+def spec_nodeid(config: pytest.Config, path: Path) -> str:
+    """A spec file's node id: its path relative to the rootdir, with `..` for a file outside it (pytest
+    gives such a file an empty one: `::login`, and -rA, --lf and the reports could not tell two specs'
+    features apart). pytest shows node ids relative to the invocation directory, as for any test."""
+    try:
+        return Path(os.path.relpath(path.resolve(), config.rootpath.resolve())).as_posix()
+    except ValueError:  # another drive (Windows): no relative path exists
+        return path.resolve().as_posix()
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

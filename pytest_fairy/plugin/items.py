@@ -90,10 +90,14 @@ class FeatureItem(pytest.Function):
         return self.path, feature.line - 1, f"feature: {feature.name}"
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:  # type: ignore[override]
+        """The verdict and its reason first (the short summary shows the first line), then where the
+        feature is, relative to the rootdir: `app defect: app crashed: ...` / `at test_notes.yaml:6 ...`."""
         if isinstance(excinfo.value, AppDefect | Inconclusive):
             kind = "app defect" if isinstance(excinfo.value, AppDefect) else "inconclusive"
             _, feature = self.stash[FEATURE_KEY]
-            return f"{self.path}:{feature.line}: {feature.name}: {kind}: {excinfo.value}"
+            reason, _, more = str(excinfo.value).partition("\n")
+            where = f"at {self.nodeid.split('::', 1)[0]}:{feature.line}, feature '{feature.name}'"
+            return "\n".join(part for part in (f"{kind}: {reason}", where, more) if part)
         return super().repr_failure(excinfo)
 
 

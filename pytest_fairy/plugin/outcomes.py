@@ -14,7 +14,9 @@ and an `<error>` in JUnit XML, not a `<failure>`. `failed` is left to app defect
 
 from __future__ import annotations
 
+import os
 from collections.abc import Generator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -119,7 +121,18 @@ class InconclusiveReports:
         if not any(reporter.stats.get(_SHORT_SUMMARY[c]) for c in chars if c in _SHORT_SUMMARY):
             reporter.write_sep("=", "short test summary info", cyan=True, bold=True)
         for report in reports:
-            reporter.write_line(f"INCONCLUSIVE {report.nodeid} - {inconclusive_reason(report)}", yellow=True)
+            where = shown_nodeid(reporter.config, report.nodeid)
+            reporter.write_line(f"INCONCLUSIVE {where} - {inconclusive_reason(report)}", yellow=True)
+
+
+def shown_nodeid(config: pytest.Config, nodeid: str) -> str:
+    """A node id as pytest shows the FAILED ones: its path relative to where pytest was started."""
+    path, sep, rest = nodeid.partition("::")
+    try:
+        shown = Path(os.path.relpath(config.rootpath / path, config.invocation_params.dir)).as_posix()
+    except ValueError:  # another drive (Windows)
+        shown = (config.rootpath / path).as_posix()
+    return f"{shown}{sep}{rest}"
 
 
 def _failure_to_error(xml: Any, report: pytest.TestReport, reason: str) -> None:

@@ -57,7 +57,7 @@ def test_wm_dismiss_keyguard_leaves_a_pin_lock(farm: Farm, tmp_path: Path) -> No
         (
             "lock_after_actions: 1, lock_secure: true",
             {"inconclusive": 1},
-            f"*read all: inconclusive: {LOCKED_REASON}*",
+            f"*inconclusive: {LOCKED_REASON}*",
         ),
     ],
     ids=["swipe-lock", "pin-lock"],

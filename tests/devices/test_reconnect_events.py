@@ -131,7 +131,7 @@ def test_an_app_gone_after_a_reconnect_ends_the_item_inconclusive(
     assert verdict_counts(result) == {"passed": 0, "failed": 0, "inconclusive": 1}
     result.stdout.fnmatch_lines(
         [
-            f"*delivery ordering: inconclusive: device {food.serial} reconnected at step * and the app was "
+            f"*inconclusive: device {food.serial} reconnected at step * and the app was "
             "no longer running: the run cannot tell what it would have seen (com.*launcher* in front)*"
         ]
     )

@@ -85,11 +85,11 @@ def test_a_crash_and_an_anr_fail_with_the_logcat_excerpt(project: pytest.Pyteste
     result.assert_outcomes(failed=2)
     result.stdout.fnmatch_lines(
         [
-            "*check for updates: app defect: app crashed: java.lang.NullPointerException*",
+            "*app defect: app crashed: java.lang.NullPointerException*",
             "*FATAL EXCEPTION: main*",
         ]
     )
-    result.stdout.fnmatch_lines(["*backup: app defect: *ANR*", "*ANR in com.example.notes*"])
+    result.stdout.fnmatch_lines(["*app defect: *ANR*", "*ANR in com.example.notes*"])
 
 
 def test_a_wrong_serial_is_a_usage_error_listing_the_devices(project: pytest.Pytester, farm: Farm) -> None:
@@ -171,7 +171,7 @@ def test_a_device_that_stays_lost_ends_its_item_inconclusive_and_the_next_runs_e
         watcher.join()
     assert verdict_counts(result) == {"passed": 1, "failed": 0, "inconclusive": 1}
     result.stdout.fnmatch_lines(
-        [f"*delivery ordering: inconclusive: device error: device {farm.serials[0]}: *lost*"]
+        [f"*inconclusive: device error: device {farm.serials[0]}: *lost*"]
     )
     assert verdicts(result) == {"delivery ordering": "inconclusive", "store pickup": "passed"}
     assert any(e.action == "launch" for e in second.device.action_log)

@@ -81,5 +81,5 @@ def test_a_toast_only_error_fails_the_feature_with_the_toast_as_evidence(
         options = (f"--fairy-adb={farm.address}", f"--fairy-device={served.serial}")
     result = pytester.runpytest("-p", "no:cacheprovider", *options)
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*refresh: app defect: must_not condition seen: visible: 网络异常*",
+    result.stdout.fnmatch_lines(["*app defect: must_not condition seen: visible: 网络异常*",
                                  "*toast '网络异常，请稍后重试'*"])

@@ -35,9 +35,9 @@ def test_example_defects_fail_with_evidence(pytester: pytest.Pytester) -> None:
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
         [
-            "*check for updates: app defect: app crashed: java.lang.NullPointerException*",
+            "*app defect: app crashed: java.lang.NullPointerException*",
             "*FATAL EXCEPTION: main*",
-            "*backup: app defect: app not responding (ANR)*",
+            "*app defect: app not responding (ANR)*",
             "*ANR in com.example.notes*",
         ]
     )

@@ -41,10 +41,11 @@ def test_verbose_says_inconclusive_and_the_failed_list_holds_defects_only(mixed:
     result.stdout.fnmatch_lines(
         [
             "*= FAILURES =*",
-            "*test_notes.yaml:6: check for updates: app defect: app crashed*",
+            "app defect: app crashed*",
             "*= INCONCLUSIVE =*",
             "*_ feature: unreachable _*",
-            "*test_notes.yaml:10: unreachable: inconclusive: step budget of 2 spent*",
+            "inconclusive: step budget of 2 spent*",
+            "at test_notes.yaml:10, feature 'unreachable'",
         ]
     )
     # -rA: the short summary names each outcome by its own word.
@@ -83,7 +84,8 @@ def test_junit_records_inconclusive_as_an_error_with_its_reason(mixed: pytest.Py
     error = unreachable.find("error")
     assert error is not None
     assert error.get("message", "").startswith("inconclusive: step budget of 2 spent before the feature was done; ")
-    assert "test_notes.yaml:10: unreachable: inconclusive: step budget of 2 spent" in (error.text or "")
+    assert "inconclusive: step budget of 2 spent" in (error.text or "")
+    assert "at test_notes.yaml:10, feature 'unreachable'" in (error.text or "")
     assert defect.find("error") is None and defect.find("failure") is not None
 
 

@@ -39,7 +39,7 @@ def test_strict_replay_miss_is_inconclusive_and_names_the_state(project: pytest.
     result = project.runpytest("--fairy-brain", "replay")
     assert verdict_counts(result) == {"passed": 0, "failed": 0, "inconclusive": 1}
     result.stdout.fnmatch_lines(
-        ["*delivery time: inconclusive: no recorded decision for state state_productmdslist_*+dlg_*: *"]
+        ["*inconclusive: no recorded decision for state state_productmdslist_*+dlg_*: *"]
     )
     assert recordings(project)[0].read_text(encoding="utf-8") == before  # strict replay writes nothing
 
@@ -71,7 +71,7 @@ def test_lost_screens_fail_the_item_only_when_asked(project: pytest.Pytester) ->
     gated = project.runpytest("--fairy-baseline", "baseline", "--fairy-fail-on-lost-screens")
     gated.assert_outcomes(failed=1)
     gated.stdout.fnmatch_lines(
-        ["*delivery time: app defect: 1 screens of the baseline are gone: state_old_01234567*"]
+        ["*app defect: 1 screens of the baseline are gone: state_old_01234567*"]
     )
 
     (project.path / "test_food.yaml").write_text(spec("lose_screens"), encoding="utf-8")
@@ -122,4 +122,4 @@ def test_a_gated_item_whose_baseline_is_missing_or_unreadable_is_inconclusive(
     informed.assert_outcomes(passed=1)  # without the gate, a missing baseline is only said
     gated = project.runpytest("--fairy-baseline", "baseline", "--fairy-fail-on-lost-screens")
     assert verdict_counts(gated) == {"passed": 0, "failed": 0, "inconclusive": 1}
-    gated.stdout.fnmatch_lines(["*delivery time: inconclusive: the lost-screens gate could not check: *"])
+    gated.stdout.fnmatch_lines(["*inconclusive: the lost-screens gate could not check: *"])

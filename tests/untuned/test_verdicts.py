@@ -58,9 +58,8 @@ def test_every_untuned_feature_gets_its_expected_verdict_with_evidence(pytester:
         for feature, want in features.items():
             if want["verdict"] != "failed":
                 continue
-            # The failure's own line names the element whose action shows the defect.
-            line = next(line for line in output.splitlines() if f"{feature}: app defect:" in line)
-            assert want["bug_at"] in line or want["bug_at"] in _seen_after(output, feature), (spec, line)
+            # The failure's reason (or the step it points at) names the element whose action shows the defect.
+            assert want["bug_at"] in _failure(output, spec, feature), (spec, feature)
 
 
 def test_the_same_verdicts_in_reverse_order_and_under_xdist(pytester: pytest.Pytester) -> None:
@@ -70,8 +69,13 @@ def test_the_same_verdicts_in_reverse_order_and_under_xdist(pytester: pytest.Pyt
     assert verdicts == expected_verdicts(), output[-3000:]
 
 
-def _seen_after(output: str, feature: str) -> str:
-    """The `(seen after step N: see the report step 'N. tap [3] 保存 ...')` line under the item's failure."""
+def _failure(output: str, spec: str, feature: str) -> str:
+    """The item's failure: its reason, the `at spec:line, feature ...` line, and the step it was seen at."""
     lines = output.splitlines()
-    start = next(i for i, line in enumerate(lines) if f"{feature}: app defect:" in line)
-    return "\n".join(lines[start : start + 3])
+    at = next(
+        i
+        for i, line in enumerate(lines)
+        if line.startswith(f"at tests/untuned/{spec}:") and f"'{feature}'" in line
+    )
+    assert lines[at - 1].startswith("app defect: "), lines[at - 1]
+    return "\n".join(lines[at - 1 : at + 2])

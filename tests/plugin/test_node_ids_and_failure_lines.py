@@ -1,0 +1,73 @@
+"""Where an item is and what happened to it, readable at a glance: node ids are always `path::feature`
+(a spec outside the rootdir too), and a failure's first line - what the short summary shows - leads with
+the verdict and its reason, the location after it, relative to the rootdir."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+NOTES = Path(__file__).resolve().parents[2] / "example_suites" / "notes"
+SPEC = """\
+app:
+  name: 随手记
+  package: com.example.notes
+  virtual: app.yaml
+features:
+  - name: check for updates
+    goal: 关于随手记：检查更新
+    done_when:
+      - visible: 已是最新版本
+  - name: unreachable
+    goal: 登录
+    max_steps: 2
+    done_when:
+      - visible: 不存在的文字
+"""
+
+
+@pytest.fixture
+def outside(pytester: pytest.Pytester) -> Path:
+    """A project folder, and a spec folder beside it (outside the project's rootdir)."""
+    specs = pytester.path / "specs"
+    specs.mkdir()
+    shutil.copy(NOTES / "app.yaml", specs / "app.yaml")
+    (specs / "test_notes.yaml").write_text(SPEC, encoding="utf-8")
+    project = pytester.path / "project"
+    project.mkdir()
+    (project / "pytest.ini").write_text("[pytest]\nfairy_artifacts = .fairy\n", encoding="utf-8")
+    return project
+
+
+def test_a_spec_outside_the_rootdir_has_its_path_in_its_node_ids(
+    pytester: pytest.Pytester, outside: Path
+) -> None:
+    pytester.chdir()
+    result = pytester.runpytest_subprocess(
+        "specs/test_notes.yaml", f"--rootdir={outside}", "-p", "no:cacheprovider", "--co", "-q"
+    )
+    result.stdout.fnmatch_lines(
+        ["../specs/test_notes.yaml::check for updates", "../specs/test_notes.yaml::unreachable"]
+    )
+    assert not [line for line in result.outlines if line.startswith("::")]
+
+
+def test_the_short_summary_leads_with_the_verdict_and_its_reason(
+    pytester: pytest.Pytester, outside: Path
+) -> None:
+    specs = outside.parent / "specs"
+    shutil.copytree(specs, outside / "specs")
+    result = pytester.runpytest_subprocess(
+        str(outside / "specs"), f"--rootdir={outside}", "-p", "no:cacheprovider", "-rA"
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "app defect: app crashed: java.lang.NullPointerException*",
+            "at specs/test_notes.yaml:6, feature 'check for updates'",
+            # Cut to the terminal's width, the line still says what happened.
+            "FAILED project/specs/test_notes.yaml::check for updates - app defect: app cra*",
+            "INCONCLUSIVE project/specs/test_notes.yaml::unreachable - step budget of 2 spent*",
+        ]
+    )
