@@ -6,6 +6,7 @@ decided on, so a stale or unknown mark is an error of the decision, not a tap in
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -77,16 +78,31 @@ class Action:
         if self.direction is not None:
             words.append(self.direction.value)
         if self.text is not None:
-            words.append(repr(self.text))
+            words.append(MASK if self._secret(screen) else repr(self.text))
         return " ".join(words)
 
     def key(self, screen: Screen) -> str:
-        """What the loop guard compares: the kind and the stable ref of the target, not its number."""
+        """What the loop guard compares: the kind and the stable ref of the target, not its number. Text
+        typed into a password field enters as a digest: told apart, never written down."""
         target = self.target(screen)
-        parts = [self.kind.value, target.ref if target else "", self.direction or "", self.text or ""]
+        text = self.text or ""
+        if text and target is not None and target.node.password:
+            text = "sha1:" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]
+        parts = [self.kind.value, target.ref if target else "", self.direction or "", text]
         return "|".join(parts)
 
+    def _secret(self, screen: Screen | None) -> bool:
+        """Typed into a password field: its text is never shown (-v lines, steps, reports, prompts)."""
+        if screen is None or self.mark is None:
+            return False
+        try:
+            return screen.mark(self.mark).node.password
+        except KeyError:
+            return False
 
+
+# What a password typed shows in words: as many dots as Android draws, whatever its length.
+MASK = "'••••••'"
 # A scroll moves the content by this share of the list's height: most of a screenful, with a row or two
 # left in view so no row passes unseen between two looks.
 SWIPE_FRACTION = 0.8

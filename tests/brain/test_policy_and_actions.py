@@ -58,3 +58,18 @@ def test_describe_and_key(shop):
     assert Action(ActionKind.SCROLL, direction=Direction.DOWN).describe() == "scroll down"
     key = Action(ActionKind.TAP, number).key(shop)
     assert key.startswith("tap|") and shop.mark(number).ref in key
+
+
+def test_text_typed_into_a_password_field_is_never_written_down():
+    screen = screen_of(
+        button("用户名", 0, editable=True),
+        button("密码", 1, editable=True, password=True),
+    )
+    user, secret = (mark_of(screen, label) for label in ("用户名", "***"))
+    assert Action(ActionKind.TYPE, user, "qa_tester").describe(screen) == f"type [{user}] 用户名 'qa_tester'"
+    words = Action(ActionKind.TYPE, secret, "Passw0rd!").describe(screen)
+    assert "Passw0rd" not in words and words.endswith("'••••••'")
+    key = Action(ActionKind.TYPE, secret, "Passw0rd!").key(screen)
+    assert "Passw0rd" not in key
+    # Two passwords are still two actions to the loop guard.
+    assert key != Action(ActionKind.TYPE, secret, "other").key(screen)
