@@ -90,8 +90,22 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return config.stash[RUN_KEY].auto_workers()
 
 
-def pytest_report_header(config: pytest.Config) -> str:
-    return config.stash[RUN_KEY].header()
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    return [config.stash[RUN_KEY].header(), *font_warning()]
+
+
+def font_warning() -> list[str]:
+    """A header line when no CJK font is installed: every Chinese glyph in the screenshots, the reports and
+    what an LLM brain is shown would be a box."""
+    from pytest_fairy.perception import fonts
+
+    if fonts.font_path() is not None:
+        return []
+    return [
+        "fairy: WARNING no CJK font found: Chinese text in screenshots (and in what Claude is shown) renders "
+        "as boxes; install fonts-wqy-microhei or fonts-noto-cjk (Debian/Ubuntu), or set FAIRY_FONT to a "
+        ".ttf/.ttc file"
+    ]
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> SpecFile | None:

@@ -71,3 +71,22 @@ def test_the_short_summary_leads_with_the_verdict_and_its_reason(
             "INCONCLUSIVE project/specs/test_notes.yaml::unreachable - step budget of 2 spent*",
         ]
     )
+
+
+def test_the_header_warns_once_when_no_cjk_font_is_installed(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_fairy.perception import fonts
+
+    spec = pytester.path / "test_notes.yaml"
+    shutil.copy(NOTES / "app.yaml", pytester.path / "app.yaml")
+    spec.write_text(SPEC, encoding="utf-8")
+    monkeypatch.setattr(fonts, "font_path", lambda: "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")
+    with_font = pytester.runpytest("--co", "-p", "no:cacheprovider")
+    assert "no CJK font" not in with_font.stdout.str()
+    monkeypatch.setattr(fonts, "font_path", lambda: None)
+    without = pytester.runpytest("--co", "-p", "no:cacheprovider")
+    without.stdout.fnmatch_lines(
+        ["fairy: WARNING no CJK font found: *install fonts-wqy-microhei or fonts-noto-cjk*"]
+    )
+    assert without.stdout.str().count("no CJK font") == 1
