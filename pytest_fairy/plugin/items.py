@@ -36,6 +36,13 @@ class SpecFile(pytest.File):
                 _refuse_ungated(self.path, spec)
         except SpecError as exc:
             raise self.CollectError(str(exc)) from None
+        if spec.app.virtual is None and not _has_device_for(run.fairy.devices):
+            line = _line_of(self.path, "app:")
+            raise self.CollectError(
+                f"{self.path}:{line}: app.virtual is missing, and the virtual device (used without "
+                "--fairy-device) needs an app model: add `virtual: path/to/app.yaml` under `app:`, or run on "
+                "a phone or emulator with --fairy-device SERIAL (docs/devices.md)"
+            )
         if spec.app.virtual is not None:
             # A broken app model is this spec's problem: say so at collection, not in every item's setup.
             # The model parsed here is the one the item's virtual device will run.
@@ -56,6 +63,17 @@ class SpecFile(pytest.File):
                 self.config.addinivalue_line("markers", f"{tag}: tag from fairy specs")
                 item.add_marker(tag)
             yield item
+
+
+def _line_of(path: Path, start: str) -> int:
+    """The line number of the first line of `path` that starts with `start` (1 if none does)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next((n for n, text in enumerate(lines, 1) if text.startswith(start)), 1)
+
+
+def _has_device_for(devices: Sequence[str]) -> bool:
+    """A spec without an app model can run: on a real device, or a virtual one that names its model."""
+    return any(device != "virtual" for device in devices)
 
 
 def _refuse_ungated(path: Path, spec: Spec) -> None:

@@ -49,6 +49,7 @@ class FairyRun:
         # (pytester, a nested suite) inherits that variable without being a worker.
         worker = workerinput.get("workerid", "") if workerinput else ""
         models = AppModels()
+        check_virtual_models(fairy, models, config.rootpath)
         # The session id also goes into the owner record of each device lease, to find the run's artifacts.
         pool = DevicePool(
             fairy.device,
@@ -114,3 +115,21 @@ class ArtifactFailures:
 
 
 RUN_KEY = pytest.StashKey[FairyRun]()
+
+
+def check_virtual_models(fairy: FairyConfig, models: AppModels, rootpath: Path) -> None:
+    """`--fairy-device virtual:PATH` names an app model that must load: one line and exit 4 if it does not,
+    not an error per item (it used to be 662 lines of chained tracebacks)."""
+    from pytest_fairy.virtual.loader import AppModelError
+
+    for device in fairy.devices:
+        if not device.startswith("virtual:"):
+            continue
+        raw = device.split(":", 1)[1]
+        path = Path(raw) if Path(raw).is_absolute() else rootpath / raw
+        try:
+            models.load(path)
+        except AppModelError as exc:
+            problems = [line.strip() for line in str(exc).splitlines()[1:] if line.strip()] or [str(exc)]
+            more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+            raise pytest.UsageError(f"--fairy-device {device}: {problems[0]}{more}") from None
