@@ -1,10 +1,16 @@
 """Real-device path figures, on virtual devices served over adbd (no phone needed).
 
-    /work/venv/bin/python benchmarks/bench_devices.py [--runs 20] [--items 8] [--skip-throughput]
+    .venv/bin/python benchmarks/bench_devices.py [--runs 20] [--steps 12] [--items 8] [--skip-throughput]
 
 1. Per-step device time: one step's device work (dump + screenshot + tap) through `U2Device` over the
    real adb server and uiautomator2, against `VirtualDevice` in-process; median ms and the ratio.
-2. Throughput: a suite of `--items` quick food features on 4 latency-simulating virtual devices (the app
+2. Calls per step: the offline explorer on the food app over adb; every device call the explorer makes,
+   by kind, per step, and what reached the device (its action log: a read ahead, a wait for idle).
+3. A phone-like device: the same exploration on a virtual device whose latencies imitate a mid-range
+   phone (dump 0.6 s, screenshot 0.25 s, logcat 0.1 s, tap 0.1 s, UI settling 0.3 s); the median step
+   time against the physical floor (the slower of dump and screenshot, plus the action and its
+   settling). Target <= 1.15x.
+4. Throughput: a suite of `--items` quick food features on 4 latency-simulating virtual devices (the app
    model's phone-like delays), run by pytest at `-n 1` and at `-n 4` (pytest-xdist, one item per device at
    a time through the device locks); wall seconds, items per minute, and the speed-up (target >= 3x).
 
@@ -17,18 +23,26 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any
 
 import yaml
 
+from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.devices.driver import AdbServerAddress, U2Device
+from pytest_fairy.explore.explorer import Explorer
+from pytest_fairy.explore.target import Target
 from pytest_fairy.virtual import VirtualDevice
+from pytest_fairy.virtual.loader import load_app_model
+from pytest_fairy.virtual.model import AppModel, Latency
 from pytest_fairy.virtual.wire import WireServer
 
 REPO = Path(__file__).resolve().parents[1]
@@ -41,6 +55,30 @@ QUICK_FEATURES = ("delivery time", "coupon reminders", "store pickup")
 # A point on the food home screen that no element answers: the tap costs a round trip, changes nothing.
 NEUTRAL_POINT = (540, 2300)
 DEVICES = 4
+# A mid-range phone, as issue 17 measures it: seconds per dump, screenshot, logcat read, tap, UI settling.
+PHONE = Latency(dump=0.6, screenshot=0.25, logcat=0.1, action=0.1, settle=0.3)
+PHONE_FLOOR = max(PHONE.dump, PHONE.screenshot) + PHONE.action + PHONE.settle
+FLOOR_TARGET = 1.15
+# The explorer's calls on the device, as counted by `Counted`.
+EXPLORER_CALLS = (
+    "current_app",
+    "dump_hierarchy",
+    "screenshot",
+    "toasts",
+    "logcat",
+    "clear_logcat",
+    "tap",
+    "long_tap",
+    "swipe",
+    "type_text",
+    "press",
+    "launch",
+    "stop",
+    "clear_app_data",
+    "window_size",
+    "shell",
+    "settle",
+)
 
 
 @contextmanager
@@ -90,6 +128,101 @@ def per_step(adb: AdbServer, runs: int) -> None:
         for name, here, there in rows:
             a, b = median_ms(here, runs), median_ms(there, runs)
             print(f"  {name:<32}{a:>15.1f}{b:>15.1f}{b / a:>8.1f}x")
+
+
+class Counted:
+    """A device whose every call the explorer makes is counted by kind (the driver's own calls are not)."""
+
+    def __init__(self, device: U2Device) -> None:
+        self._device = device
+        self.calls: Counter[str] = Counter()
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._device, name)
+        if name not in EXPLORER_CALLS:
+            return found
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.calls[name] += 1
+            return found(*args, **kwargs)
+
+        return counted
+
+
+class StepClock:
+    """A step sink that notes when each step's record arrived: one loop of the explorer apart."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+
+    def start(self, target: object, plan: object) -> None:
+        self.times.append(time.perf_counter())
+
+    def step(self, record: object) -> None:
+        self.times.append(time.perf_counter())
+
+    def finish(self, result: object) -> None:
+        pass
+
+    def seconds(self) -> list[float]:
+        """Each step's time; the first (launch and plan before it) left out."""
+        return [b - a for a, b in zip(self.times[1:], self.times[2:], strict=False)]
+
+
+def phone_model(latency: Latency) -> AppModel:
+    model = load_app_model(FOOD_APP)
+    return model.model_copy(update={"device": model.device.model_copy(update={"latency": latency})})
+
+
+def explore_over_adb(
+    adb: AdbServer, device: VirtualDevice, steps: int
+) -> tuple[Counted, list[str], int, list[float]]:
+    """The offline explorer for `steps` steps on `device` served over adb: the counted device, the device's
+    action log since the first screen, the steps taken and each step's seconds."""
+    with served(adb, device) as serial:
+        counted = Counted(U2Device.connect(serial, AdbServerAddress("127.0.0.1", adb.port)))
+        clock = StepClock()
+        explorer = Explorer(counted, OfflineBrain(), sinks=[clock])  # type: ignore[arg-type]
+        target = Target(
+            app_name="food",
+            package=PACKAGE,
+            feature="everything",
+            goal="explore every screen",
+            max_steps=steps,
+        )
+        result = explorer.explore(target)
+        return counted, [e.action for e in device.action_log], result.steps, clock.seconds()
+
+
+def calls_per_step(adb: AdbServer, steps: int) -> None:
+    counted, log, taken, _ = explore_over_adb(adb, VirtualDevice(FOOD_APP, latency=False), steps)
+    device_calls = Counter(log)
+    print(f"\ncalls per step: the offline explorer, {taken} steps on the food app over adb (launch included)")
+    print(f"  {'explorer call':<18}{'per step':>10}     {'device call':<14}{'per step':>10}")
+    mine = sorted(counted.calls.items(), key=lambda kv: -kv[1])
+    theirs = sorted(device_calls.items(), key=lambda kv: -kv[1])
+    for i in range(max(len(mine), len(theirs))):
+        left = f"  {mine[i][0]:<18}{mine[i][1] / taken:>10.2f}" if i < len(mine) else " " * 30
+        right = f"     {theirs[i][0]:<14}{theirs[i][1] / taken:>10.2f}" if i < len(theirs) else ""
+        print(left + right)
+    print(
+        f"  all: {sum(counted.calls.values()) / taken:.1f} explorer calls, "
+        f"{sum(device_calls.values()) / taken:.1f} device calls per step"
+    )
+
+
+def phone_like(adb: AdbServer, steps: int) -> None:
+    device = VirtualDevice(phone_model(PHONE), latency=True)
+    _, _, taken, seconds = explore_over_adb(adb, device, steps)
+    step = statistics.median(seconds)
+    print(
+        f"\nphone-like device over adb (dump {PHONE.dump:g} s, screenshot {PHONE.screenshot:g} s, logcat "
+        f"{PHONE.logcat:g} s, tap {PHONE.action:g} s, settling {PHONE.settle:g} s), {taken} steps"
+    )
+    print(
+        f"  step median {step:.3f} s (min {min(seconds):.3f}, max {max(seconds):.3f}); physical floor "
+        f"{PHONE_FLOOR:.3f} s; {step / PHONE_FLOOR:.2f}x (target <= {FLOOR_TARGET:g}x)"
+    )
 
 
 def write_suite(folder: Path, items: int) -> Path:
@@ -151,11 +284,14 @@ def throughput(adb: AdbServer, items: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--steps", type=int, default=12)
     parser.add_argument("--items", type=int, default=8)
     parser.add_argument("--skip-throughput", action="store_true")
     args = parser.parse_args()
     with private_adb() as adb:
         per_step(adb, args.runs)
+        calls_per_step(adb, args.steps)
+        phone_like(adb, args.steps)
         if not args.skip_throughput:
             throughput(adb, args.items)
 

@@ -8,16 +8,17 @@ being done). When a call fails and the device no longer answers, the driver reco
 with backoff, `Reconnect`) and retries the call; a device that stays away raises `DeviceLost`. Every call
 has a deadline (`Deadlines`, ini `fairy_device_timeout`, pytest_fairy/devices/deadline.py): a device that
 misses it and does not answer again within one more limit raises `DeviceNotAnswering`.
+
+Each action (tap, long tap, swipe, typing, a key) returns once the UI settled: uiautomator's waitForIdle,
+else two equal dumps, bounded by `settling` (pytest_fairy/devices/settle.py). `logcat()` reads only the
+lines since its last read (pytest_fairy/devices/logcat.py).
 """
 
 from __future__ import annotations
 
 import functools
 import http.client
-import io
-import os
 import re
-import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,20 +26,21 @@ from typing import TypeVar
 
 import adbutils
 import uiautomator2 as u2
-from PIL import Image, UnidentifiedImageError
+from PIL import Image
 
-from pytest_fairy.devices import deadline, events
+from pytest_fairy.devices import deadline, events, u2_calls
 from pytest_fairy.devices import typing as typist
+from pytest_fairy.devices.adb_server import AdbServerAddress
 from pytest_fairy.devices.deadline import Reconnect, is_network_serial
+from pytest_fairy.devices.logcat import LogcatReader
 from pytest_fairy.devices.protocol import AppRef, DeviceInfo, DeviceLost, Key
-from pytest_fairy.devices.settings import DEFAULT_DEVICE_TIMEOUT
+from pytest_fairy.devices.read_ahead import ReadAhead
+from pytest_fairy.devices.settle import Settled, SettleLimits, settle
 from pytest_fairy.errors import DeviceError
 
 T = TypeVar("T")
 _reason = deadline.describe
 
-DEFAULT_ADB_HOST = "127.0.0.1"
-DEFAULT_ADB_PORT = 5037
 U2_SERVER_PORT = 9008
 LAUNCHER_CATEGORY = "android.intent.category.LAUNCHER"
 # Signs in `am start` / `monkey` output that the launch did not happen (both may exit 0 regardless).
@@ -56,46 +58,6 @@ _REATTACH_ERRORS: tuple[type[BaseException], ...] = (DeviceError, *_MISSED_OR_TR
 _KEYS = {Key.BACK: "back", Key.HOME: "home", Key.ENTER: "enter"}
 
 
-@dataclass(frozen=True)
-class AdbServerAddress:
-    """Where the adb server listens: a local one (default 127.0.0.1:5037) or a farm's remote one."""
-
-    host: str = DEFAULT_ADB_HOST
-    port: int = DEFAULT_ADB_PORT
-
-    @classmethod
-    def parse(cls, text: str) -> AdbServerAddress:
-        """`HOST:PORT`, `HOST` or `PORT`; ValueError on anything else."""
-        host, sep, port = text.strip().rpartition(":")
-        if not sep:
-            host, port = (text.strip(), str(DEFAULT_ADB_PORT)) if not text.strip().isdigit() else ("", text)
-        if not port.strip().isdigit() or not 0 < int(port) < 65536:
-            raise ValueError(f"expected HOST:PORT of an adb server (e.g. 127.0.0.1:5037), got {text!r}")
-        return cls(host or DEFAULT_ADB_HOST, int(port))
-
-    @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None) -> AdbServerAddress:
-        """What adb itself uses: ANDROID_ADB_SERVER_HOST / ANDROID_ADB_SERVER_PORT, else 127.0.0.1:5037."""
-        env = os.environ if environ is None else environ
-        port = env.get("ANDROID_ADB_SERVER_PORT", "") or str(DEFAULT_ADB_PORT)
-        return cls.parse(f"{env.get('ANDROID_ADB_SERVER_HOST', '') or DEFAULT_ADB_HOST}:{port}")
-
-    def __str__(self) -> str:
-        return f"{self.host}:{self.port}"
-
-    def reachable(self, timeout: float = deadline.PROBE_SECONDS) -> bool:
-        """Whether something accepts connections there. Checked before adbutils is used, because
-        adbutils answers a refused connection by starting an adb server of its own on another port."""
-        try:
-            with socket.create_connection((self.host, self.port), timeout=timeout):
-                return True
-        except OSError:
-            return False
-
-    def client(self, timeout: float = DEFAULT_DEVICE_TIMEOUT) -> adbutils.AdbClient:
-        return adbutils.AdbClient(host=self.host, port=self.port, socket_timeout=timeout)
-
-
 @dataclass
 class U2Device:
     """One device on one adb server. Construction does no I/O: use :meth:`connect`, or :meth:`open`."""
@@ -107,6 +69,8 @@ class U2Device:
     # May typing install uiautomator2's IME APK and switch the keyboard (ini fairy_allow_ime_install)?
     allow_ime_install: bool = False
     deadlines: deadline.Deadlines = field(default_factory=deadline.Deadlines)
+    # How long to wait for the UI to settle after each action (ini fairy_settle_seconds / fairy_settle_cap).
+    settling: SettleLimits = field(default_factory=SettleLimits)
     lost: bool = False
     # Why the device counts as not answering (it missed a deadline and did not come back), else None.
     silence: deadline.DeviceNotAnswering | None = None
@@ -115,6 +79,10 @@ class U2Device:
     _u2: u2.Device | None = field(default=None, repr=False)
     _installed: set[str] = field(default_factory=set, repr=False)
     _note: str = field(default="", repr=False)
+    _log: LogcatReader = field(default_factory=LogcatReader, repr=False)
+    _no_idle_wait: bool = field(default=False, repr=False)  # the u2 server has no waitForIdle
+    _moved: bool = field(default=False, repr=False)  # an action since the UI last settled
+    _ahead: ReadAhead = field(default_factory=ReadAhead, repr=False)
 
     @classmethod
     def connect(cls, serial: str, adb: AdbServerAddress | None = None, **options: object) -> U2Device:
@@ -140,6 +108,7 @@ class U2Device:
 
     def close(self) -> None:
         """Forget the connection (the uiautomator2 server keeps running on the device for the next user)."""
+        self._ahead.drop()
         self._u2 = None
         self._adb_device = None
 
@@ -150,35 +119,29 @@ class U2Device:
         return self.serial_name
 
     def dump_hierarchy(self) -> str:
-        return self._run("dump the hierarchy", lambda d, _: str(d.dump_hierarchy()))
+        """The dump read ahead with the app in front, else now, with the screenshot and log beside it."""
+        ahead = self._ahead.take("dump", self.deadlines.call)
+        self._read_ahead("screenshot", "logcat")
+        return str(ahead) if ahead is not None else self._run("dump the hierarchy", u2_calls.dump)
 
     def screenshot(self) -> Image.Image:
-        def shoot(d: u2.Device, adb: adbutils.AdbDevice) -> Image.Image:
-            try:
-                image = d.screenshot()
-            except u2.exceptions.RPCError:
-                # Some devices refuse uiautomator screenshots (secure windows, old ROMs): screencap can.
-                image = _png(adb.shell(["screencap", "-p"], encoding=None))
-            return image.convert("RGB")
-
-        return self._run("take a screenshot", shoot)
+        ahead = self._ahead.take("screenshot", self.deadlines.call)
+        return ahead if ahead is not None else self._run("take a screenshot", u2_calls.screenshot)
 
     def tap(self, x: int, y: int) -> None:
-        self._run(f"tap {x},{y}", lambda d, _: d.click(int(x), int(y)))
+        self._act(f"tap {x},{y}", lambda d, _: d.click(int(x), int(y)))
 
     def long_tap(self, x: int, y: int, duration: float = 1.0) -> None:
-        self._run(f"long tap {x},{y}", lambda d, _: d.long_click(int(x), int(y), duration))
+        self._act(f"long tap {x},{y}", lambda d, _: d.long_click(int(x), int(y), duration))
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
-        self._run(
-            f"swipe {x1},{y1} -> {x2},{y2}",
-            lambda d, _: d.swipe(int(x1), int(y1), int(x2), int(y2), duration),
-        )
+        doing = f"swipe {x1},{y1} -> {x2},{y2}"
+        self._act(doing, lambda d, _: d.swipe(int(x1), int(y1), int(x2), int(y2), duration))
 
     def type_text(self, text: str) -> None:
         # Clipboard paste, plain ASCII as one quoted word of `input text`, or (opted in) uiautomator2's IME:
         # never a shell line built from the text; how it was typed is the step's note (take_note).
-        typed = self._run(
+        typed = self._act(
             f"type {len(text)} characters",
             lambda d, adb: typist.type_text(
                 d, adb, text, serial=self.serial, allow_ime_install=self.allow_ime_install
@@ -193,7 +156,7 @@ class U2Device:
         return note
 
     def press(self, key: Key) -> None:
-        self._run(f"press {key}", lambda d, _: d.press(_KEYS[Key(key)]))
+        self._act(f"press {key}", lambda d, _: d.press(_KEYS[Key(key)]))
 
     def launch(self, package: str, activity: str | None = None) -> None:
         self._require_installed(package)
@@ -203,12 +166,14 @@ class U2Device:
         else:
             command = ["monkey", "-p", package, "-c", LAUNCHER_CATEGORY, "1"]
         doing = f"launch {package}" + (f"/{activity}" if activity else "")
+        self._ahead.drop()
         result = self._run(doing, lambda _, adb: adb.shell2(command, timeout=self.deadlines.call))
         failed = [line for line in result.output.splitlines() if line.strip().startswith(_LAUNCH_FAILED)]
         if result.returncode != 0 or failed:
             raise DeviceError(self.serial, doing, "; ".join(failed) or result.output.strip() or "failed")
 
     def stop(self, package: str) -> None:
+        self._ahead.drop()
         self._run(f"stop {package}", lambda _, adb: adb.app_stop(package))
 
     def clear_app_data(self, package: str) -> None:
@@ -218,11 +183,9 @@ class U2Device:
             raise DeviceError(self.serial, f"clear the data of {package}", out.strip() or "pm clear failed")
 
     def current_app(self) -> AppRef:
-        def current(_: u2.Device, adb: adbutils.AdbDevice) -> AppRef:
-            info = adb.app_current()
-            return AppRef(info.package, info.activity)
-
-        return self._run("read the app in front", current)
+        """The app in front; the rest of a look at the screen (dump, screenshot, log) starts beside it."""
+        self._read_ahead("dump", "screenshot", "logcat")
+        return self._run("read the app in front", u2_calls.current_app)
 
     def window_size(self) -> tuple[int, int]:
         def size(_: u2.Device, adb: adbutils.AdbDevice) -> tuple[int, int]:
@@ -233,14 +196,7 @@ class U2Device:
 
     def toasts(self) -> list[str]:
         """The toast uiautomator2's watcher saw since the last call, each reported once (`Toasts`)."""
-
-        def read(d: u2.Device, _: adbutils.AdbDevice) -> list[str]:
-            message = d.jsonrpc.getLastToast()
-            if message:
-                d.jsonrpc.clearLastToast()
-            return [str(message)] if message else []
-
-        return self._run("read the last toast", read)
+        return self._run("read the last toast", u2_calls.last_toast)
 
     def info(self) -> DeviceInfo:
         def props(_: u2.Device, adb: adbutils.AdbDevice) -> DeviceInfo:
@@ -259,21 +215,68 @@ class U2Device:
         return found.group(1) if found else ""
 
     def logcat(self) -> str:
-        return self.shell(["logcat", "-d"], doing="read logcat")
+        """The lines since the last clear: only those since the last read cross the wire."""
+        ahead = self._ahead.take("logcat", self.deadlines.call)
+        return self._log.take(ahead if ahead is not None else self._run("read logcat", self._read_log))
 
     def clear_logcat(self) -> None:
         self.shell(["logcat", "-c"], doing="clear logcat")
+        self._log.clear()
+
+    # ---- settling -------------------------------------------------------------------------------
+
+    def settle(self) -> Settled:
+        """Wait until the UI settled after the last action: how it ended. Each action already did, so
+        this costs nothing after one; a UI that did not settle within the cap is noted in the step."""
+        if not self._moved:
+            return Settled.IDLE
+        self._moved = False
+        how = settle(
+            self.settling,
+            idle=None if self._no_idle_wait else self._wait_idle,
+            observe=lambda: hash(self._run("dump the hierarchy", u2_calls.dump)),
+        )
+        self._note = events.joined(self._note, how.note(self.settling))
+        return how
+
+    def _act(self, doing: str, op: Callable[[u2.Device, adbutils.AdbDevice], T]) -> T:
+        """An action: what was read ahead is dropped, and the call returns once the UI settled."""
+        self._ahead.drop()
+        result = self._run(doing, op)
+        self._moved = True
+        self.settle()
+        return result
+
+    def _read_ahead(self, *kinds: str) -> None:
+        """Start the reads of `kinds` not started yet beside the foreground call, on the connection as it
+        is (a failed one is done again in the foreground, which reconnects)."""
+        device, adb = self._u2, self._adb_device
+        if device is None or adb is None or self.lost or self.silence is not None:
+            return
+        reads: dict[str, Callable[[u2.Device, adbutils.AdbDevice], object]] = {
+            "dump": u2_calls.dump,
+            "screenshot": u2_calls.screenshot,
+            "logcat": self._read_log,
+        }
+        for kind in kinds:
+            if not self._ahead.pending(kind):
+                self._ahead.start(kind, functools.partial(reads[kind], device, adb))
+
+    def _read_log(self, _: u2.Device, adb: adbutils.AdbDevice) -> str:
+        return u2_calls.text(adb.shell(self._log.command(), encoding=None))
+
+    def _wait_idle(self, seconds: float) -> bool | None:
+        said = self._run("wait for the UI to settle", lambda d, _: u2_calls.wait_idle(d, seconds))
+        self._no_idle_wait = said is None  # asked once: an older server never grows the method
+        return said
 
     # ---- extras ---------------------------------------------------------------------------------
 
     def shell(self, args: list[str], *, doing: str) -> str:
         """Run a command given as a list of words (each one quoted): its output, decoded leniently."""
 
-        def run(_: u2.Device, adb: adbutils.AdbDevice) -> str:
-            raw = adb.shell(args, encoding=None)
-            return bytes(raw).decode("utf-8", errors="replace")
-
-        return self._run(doing, run)
+        self._ahead.drop()  # a command may change the screen
+        return self._run(doing, lambda _, adb: u2_calls.text(adb.shell(args, encoding=None)))
 
     def is_installed(self, package: str) -> bool:
         out = self.shell(["pm", "path", package], doing=f"look for package {package}")
@@ -388,12 +391,3 @@ class U2Device:
             client.connect(self.serial, timeout=self.reconnect.wait_seconds)
         client.wait_for(self.serial, state="device", timeout=self.reconnect.wait_seconds)
         return self._attach()
-
-
-def _png(data: bytes) -> Image.Image:
-    try:
-        image = Image.open(io.BytesIO(data))
-        image.load()
-        return image
-    except (UnidentifiedImageError, OSError) as exc:
-        raise u2.exceptions.AdbShellError(f"screencap -p gave no PNG ({len(data)} bytes)") from exc

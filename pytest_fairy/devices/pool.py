@@ -258,6 +258,7 @@ class DevicePool:
                 reconnect=self._reconnect(),
                 allow_ime_install=self.config.allow_ime_install,
                 deadlines=self._deadlines(),
+                settling=self.config.settle,
             )
         return self._real[serial]
 

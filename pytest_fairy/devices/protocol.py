@@ -110,6 +110,14 @@ class Toasts(Protocol):
 
 
 @runtime_checkable
+class Settling(Protocol):
+    """A device whose UI takes a moment to show an action's result, and that can wait until it has
+    (pytest_fairy/devices/settle.py): U2Device, and the virtual device with `device.latency.settle`."""
+
+    def settle(self) -> object: ...
+
+
+@runtime_checkable
 class AppData(Protocol):
     """A device that can clear an app's data (`adb shell pm clear`), so an item starts from a fresh app."""
 
@@ -124,6 +132,13 @@ def clear_app_data(device: Device, package: str) -> None:
             "set `reset: none` in the spec to keep the app's data between items"
         )
     device.clear_app_data(package)
+
+
+def settle_after_action(device: Device) -> None:
+    """Wait until `device`'s UI settled after the action just taken, where the device can tell. A real
+    device's actions already waited, so this costs nothing there; without :class:`Settling`, nothing."""
+    if isinstance(device, Settling):
+        device.settle()
 
 
 def toasts_of(device: Device) -> list[str]:

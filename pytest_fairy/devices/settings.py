@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytest_fairy.devices.settle import SettleLimits
+
 VIRTUAL = "virtual"
 # With more xdist workers than devices, a worker waits this long for one to become free (one item's time).
 DEFAULT_DEVICE_WAIT = 3600.0
@@ -38,6 +40,8 @@ class DeviceSettings:
     allow_ime_install: bool = False
     # Seconds a device call may take before the device counts as not answering (fairy_device_timeout).
     device_timeout: float = DEFAULT_DEVICE_TIMEOUT
+    # How long a real device waits for its UI to settle after an action (fairy_settle_seconds / _cap).
+    settle: SettleLimits = SettleLimits()
 
     @property
     def virtual(self) -> bool:

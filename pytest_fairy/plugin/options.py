@@ -17,14 +17,13 @@ from pytest_fairy.devices.settings import (
     DEFAULT_RECONNECT_ATTEMPTS,
     VIRTUAL,
     DeviceSettings,
-    is_virtual,
 )
+from pytest_fairy.devices.settle import DEFAULT_SETTLE_CAP, DEFAULT_SETTLE_FLOOR, SettleLimits
 from pytest_fairy.explore.explorer import ExplorerSettings
 from pytest_fairy.replay.options import ReplaySettings, add_replay_options, read_replay_settings
 from pytest_fairy.report.policy import ArtifactPolicy
 
 BRAINS = ("offline", "claude", "replay")
-DEFAULT_SETTLE_SECONDS = 0.5
 DEFAULT_SPEC_PATTERNS = ("test_*.yaml", "test_*.yml", "*.fairy.yaml", "*.fairy.yml")
 
 
@@ -146,8 +145,14 @@ def add_options(parser: pytest.Parser) -> None:
     parser.addini("fairy_llm_long_edge", "long edge in pixels of the screenshot an LLM sees", default="1024")
     parser.addini(
         "fairy_settle_seconds",
-        f"pause after each action before the next screen is read (default {DEFAULT_SETTLE_SECONDS} with real "
-        "devices, 0 on the virtual device)",
+        "extra pause after each action, once the device's UI settled (default "
+        f"{DEFAULT_SETTLE_FLOOR:g}; e.g. 0.5 for an app that changes its screen again after it looked idle)",
+        default="",
+    )
+    parser.addini(
+        "fairy_settle_cap",
+        "most seconds a real device waits for its UI to settle after an action before the screen is read "
+        f"as it is (default {DEFAULT_SETTLE_CAP:g})",
         default="",
     )
     add_replay_options(parser, group)
@@ -247,7 +252,8 @@ def read_config(config: pytest.Config) -> FairyConfig:
         spec_patterns=tuple(config.getini("fairy_spec_patterns")),
         explorer=ExplorerSettings(
             llm_long_edge=_int_ini(config, "fairy_llm_long_edge") or 1024,
-            settle_seconds=_settle(config, devices),
+            # A fixed pause no more: devices settle by evidence (devices/settle.py); this is a floor on top.
+            settle_seconds=_seconds(config, "fairy_settle_seconds", DEFAULT_SETTLE_FLOOR),
         ),
         replay=read_replay_settings(config, artifacts / "cache"),
     )
@@ -283,6 +289,7 @@ def _real_device_options(config: pytest.Config) -> dict[str, Any]:
         "device_timeout": timeout,
         "device_lease": bool(config.getini("fairy_device_lease")),
         "allow_ime_install": bool(config.getini("fairy_allow_ime_install")),
+        "settle": SettleLimits(cap=_seconds(config, "fairy_settle_cap", DEFAULT_SETTLE_CAP)),
     }
 
 
@@ -323,17 +330,17 @@ def _effort(effort: str | None, model: str | None) -> str | None:
     return effort
 
 
-def _settle(config: pytest.Config, devices: tuple[str, ...]) -> float:
-    """A phone's UI animates after a tap; the virtual device's does not."""
-    raw = str(config.getini("fairy_settle_seconds") or "").strip()
+def _seconds(config: pytest.Config, name: str, default: float) -> float:
+    """A settle ini key: seconds, not negative; `default` when unset."""
+    raw = str(config.getini(name) or "").strip()
     if not raw:
-        return DEFAULT_SETTLE_SECONDS if any(not is_virtual(d) for d in devices) else 0.0
+        return default
     try:
         value = float(raw)
     except ValueError:
-        raise pytest.UsageError(f"ini key fairy_settle_seconds: expected seconds, got {raw!r}") from None
+        raise pytest.UsageError(f"ini key {name}: expected seconds, got {raw!r}") from None
     if value < 0:
-        raise pytest.UsageError(f"ini key fairy_settle_seconds: must not be negative, got {raw!r}")
+        raise pytest.UsageError(f"ini key {name}: must not be negative, got {raw!r}")
     return value
 
 

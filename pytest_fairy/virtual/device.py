@@ -1,8 +1,15 @@
 """`VirtualDevice`: a headless Android phone running one virtual app, behind the `Device` protocol.
 
 Thread-safe: every call holds one lock, so calls from several threads (the adbd wire front serves
-several connections) happen one at a time, as on a real device. `action_log` records every call with
+several connections) happen one at a time, as on a real device; only the latency of reads (a dump, a
+screenshot, the log) passes side by side, as a phone's uiautomator server answers them on threads of
+their own. `action_log` records every call with
 its start and end times so a device farm can check that two sessions never overlapped.
+
+UI settling: with `device.latency.settle` > 0, an input action's result is not on screen at once. For that
+long after the action, a dump or screenshot shows the screen as it was before it (a phone's animation);
+`wait_idle(timeout)` (uiautomator's waitForIdle, served over the wire) waits it out on the device's clock,
+so a test with a ManualClock sees exactly whether and how long a driver waited.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from pytest_fairy.virtual.logcat import Logcat
 from pytest_fairy.virtual.model import AppModel, Element, Scalar
 from pytest_fairy.virtual.render import Renderer
 from pytest_fairy.virtual.system import LAUNCHER_PACKAGE, SYSTEM_PACKAGES
+from pytest_fairy.virtual.views import Window
 
 KEYCODE_HOME, KEYCODE_BACK, KEYCODE_ENTER, KEYCODE_DEL = 3, 4, 66, 67
 
@@ -47,7 +55,9 @@ LOCALES = {"zh": "zh-CN", "en": "en-US"}
 T = TypeVar("T")
 # What a person does with the phone in hand: what counts towards `device.lock_after_actions`.
 INPUT_ACTIONS = frozenset({"tap", "long_tap", "swipe", "type_text", "press", "press_keycode"})
-Cost = Literal["dump", "screenshot", "action", "none"]
+Cost = Literal["dump", "screenshot", "action", "logcat", "none"]
+# Reads whose latency passes side by side with other calls' (a dump and a screenshot at once).
+SIDE_BY_SIDE = frozenset({"dump", "screenshot", "logcat"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +102,9 @@ class VirtualDevice:
         self._renderer = Renderer(self._size)
         self.action_log: list[ActionLogEntry] = []
         self._inputs = 0  # input actions so far, for `device.lock_after_actions`
+        # While the UI settles after an input action: the windows and toasts shown before it, and until when.
+        self._before: tuple[list[Window], list[str]] | None = None
+        self._settles_at = 0.0
         self.properties: dict[str, str] = {
             **DEFAULT_PROPERTIES,
             "ro.serialno": serial,
@@ -131,12 +144,11 @@ class VirtualDevice:
     # ---- the Device protocol --------------------------------------------------------------------
 
     def dump_hierarchy(self) -> str:
-        return self._call("dump", (), "dump", lambda: dump_xml(self._engine.windows(observe=True)))
+        return self._call("dump", (), "dump", lambda: dump_xml(self._shown()[0]))
 
     def screenshot(self) -> Image.Image:
         def shoot() -> Image.Image:
-            windows = self._engine.windows(observe=True)
-            return self._renderer.render(windows, self._engine.active_toasts())
+            return self._renderer.render(*self._shown())
 
         return self._call("screenshot", (), "screenshot", shoot)
 
@@ -219,8 +231,25 @@ class VirtualDevice:
     def window_size(self) -> tuple[int, int]:
         return self._size
 
+    def wait_idle(self, timeout: float) -> bool:
+        """uiautomator's waitForIdle: wait until the UI has settled after the last input action, at most
+        `timeout` seconds; whether it has."""
+
+        def wait() -> bool:
+            left = self._settles_at - self._clock.monotonic()
+            if self._before is None or left <= 0:
+                return True
+            self._clock.sleep(min(left, timeout))
+            return left <= timeout
+
+        return self._call("wait_idle", (timeout,), "none", wait)
+
+    def settle(self) -> None:
+        """After an action, until the UI is idle (in process, where the explorer calls it)."""
+        self.wait_idle(max(self.app_model.device.latency.settle, 0.0))
+
     def logcat(self) -> str:
-        return self._call("logcat", (), "none", self._logcat.text)
+        return self._call("logcat", (), "logcat", self._logcat.text)
 
     def clear_logcat(self) -> None:
         self._call("clear_logcat", (), "none", self._logcat.clear)
@@ -254,18 +283,35 @@ class VirtualDevice:
     # ---- plumbing -------------------------------------------------------------------------------
 
     def _call(self, action: str, args: tuple[object, ...], cost: Cost, body: Callable[[], T]) -> T:
+        started, wall = self._clock.monotonic(), self._clock.now().timestamp()
+        waits = self._latency and cost != "none"
+        if waits and cost in SIDE_BY_SIDE:
+            # A phone's uiautomator server serves reads on threads of their own: only the answers take turns.
+            self._clock.sleep(getattr(self.app_model.device.latency, cost))
+            waits = False
         with self._lock:
-            started, wall = self._clock.monotonic(), self._clock.now().timestamp()
             try:
-                if self._latency and cost != "none":
+                if waits:
                     self._clock.sleep(getattr(self.app_model.device.latency, cost))
+                settling = self._latency and action in INPUT_ACTIONS and self.app_model.device.latency.settle
+                if settling and self._before is None:
+                    self._before = (self._engine.windows(), self._engine.active_toasts())
                 result = body()
+                if settling:
+                    self._settles_at = self._clock.monotonic() + self.app_model.device.latency.settle
                 self._count_input(action)
                 return result
             except VirtualAppError as exc:
                 raise DeviceError(self._serial, action, str(exc)) from exc
             finally:
                 self.action_log.append(ActionLogEntry(started, wall, action, args, self._clock.monotonic()))
+
+    def _shown(self) -> tuple[list[Window], list[str]]:
+        """What a dump or screenshot shows: the screen before the last action while the UI settles."""
+        if self._before is not None and self._clock.monotonic() < self._settles_at:
+            return self._before
+        self._before = None
+        return self._engine.windows(observe=True), self._engine.active_toasts()
 
     def _count_input(self, action: str) -> None:
         """The phone locks itself once, after `device.lock_after_actions` input actions."""

@@ -265,6 +265,10 @@ class Latency(Strict):
     dump: float = Field(default=0.35, ge=0)  # seconds; a real uiautomator dump takes a few hundred ms
     screenshot: float = Field(default=0.25, ge=0)
     action: float = Field(default=0.12, ge=0)
+    # A phone's UI animates after an input action: for this long a dump or screenshot still shows the
+    # screen as it was before the action, until `wait_idle` (uiautomator's waitForIdle) has waited it out.
+    settle: float = Field(default=0.0, ge=0)
+    logcat: float = Field(default=0.0, ge=0)  # one `logcat -d` read
 
 
 class DeviceSpec(Strict):

@@ -14,9 +14,11 @@ from pytest_fairy.devices.driver import AdbServerAddress, Reconnect, U2Device
 from pytest_fairy.devices.protocol import Device
 from pytest_fairy.perception.hierarchy import Node, parse_hierarchy
 from pytest_fairy.virtual import VirtualDevice
+from pytest_fairy.virtual.loader import load_app_model
+from pytest_fairy.virtual.model import AppModel, Latency
 from pytest_fairy.virtual.wire import WireServer
 
-__all__ = ["FOOD_APP", "NOTES_APP", "Farm", "find", "tap_on"]
+__all__ = ["FOOD_APP", "NOTES_APP", "Farm", "find", "tap_on", "with_latency"]
 
 FOOD_PACKAGE = "com.mcdonalds.gma.cn"
 NOTES_PACKAGE = "com.example.notes"
@@ -36,8 +38,9 @@ class Farm:
     def address(self) -> AdbServerAddress:
         return AdbServerAddress("127.0.0.1", self.adb.port)
 
-    def serve(self, app: Path = FOOD_APP, **kwargs: object) -> ServedDevice:
-        device = VirtualDevice(app, latency=False, **kwargs)  # type: ignore[arg-type]
+    def serve(self, app: Path | AppModel = FOOD_APP, **kwargs: object) -> ServedDevice:
+        """`app` served over adbd; latency off unless `latency=True` is among the VirtualDevice arguments."""
+        device = VirtualDevice(app, **{"latency": False, **kwargs})  # type: ignore[arg-type]
         server = WireServer(device)
         server.start()
         item = ServedDevice(device, server, self.adb)
@@ -76,3 +79,10 @@ def find(xml: str, *, text: str = "", resource_id: str = "") -> Node:
 
 def tap_on(device: Device, **where: str) -> None:
     device.tap(*find(device.dump_hierarchy(), **where).bounds.center)
+
+
+def with_latency(app: Path, **seconds: float) -> AppModel:
+    """`app`'s model with its device latency set: the keys given, every other one 0 (no waiting)."""
+    model = load_app_model(app)
+    latency = Latency(**{"dump": 0.0, "screenshot": 0.0, "action": 0.0, **seconds})
+    return model.model_copy(update={"device": model.device.model_copy(update={"latency": latency})})

@@ -18,6 +18,7 @@ from pytest_fairy.virtual.wire.toybox import split_flags
 # How often a streaming `logcat` (no -d) looks for new lines.
 LOGCAT_POLL_SECONDS = 0.25
 DEFAULT_DUMP_PATH = "/sdcard/window_dump.xml"
+_STAMP_SHAPE = "MM-DD hh:mm:ss.mmm"  # how a threadtime line begins
 _RGBA_8888 = 1
 _SRGB = 1
 _SYSTEM_PROCESSES = (
@@ -135,17 +136,21 @@ def pidof(inv: Invocation) -> int:
 
 
 def logcat(inv: Invocation) -> int:
-    flags, _ = split_flags(inv.args[1:])
+    """`logcat [-c] [-d] [-v threadtime] [-T TIME|COUNT] [-t TIME|COUNT]`: `-T`/`-t` print only the lines
+    since TIME (`MM-DD hh:mm:ss.mmm`, or with the year; lines of that very time included) or the last
+    COUNT lines; `-t` implies `-d`, `-T` does not."""
+    args, since, dump = _since_option(inv.args[1:])
+    flags, _ = split_flags([a for a in args if a != "threadtime"])
     device, call = inv.system.device, inv.system.call
     if "c" in flags or "--clear" in inv.args:
         call(device.clear_logcat)
         return 0
-    text = call(device.logcat)
-    inv.out(text.encode())
-    if "d" in flags:
+    full = device.logcat()  # thread-safe, and read side by side with a dump as on a phone
+    inv.out(_lines_since(full, since).encode())
+    if "d" in flags or dump:
         return 0
     # Streaming: follow new lines until the host hangs up, as `adb logcat` does.
-    sent = len(text)
+    sent = len(full)
     while not inv.hangup.wait(LOGCAT_POLL_SECONDS):
         text = call(device.logcat)
         if len(text) < sent:  # cleared meanwhile
@@ -154,6 +159,31 @@ def logcat(inv: Invocation) -> int:
             inv.out(text[sent:].encode())
             sent = len(text)
     return 0
+
+
+def _since_option(args: list[str]) -> tuple[list[str], str | None, bool]:
+    """The arguments without `-T X` / `-t X`; X; whether it was `-t` (which implies -d)."""
+    rest: list[str] = []
+    since, dump = None, False
+    words = iter(args)
+    for word in words:
+        if word in ("-T", "-t"):
+            since, dump = next(words, ""), dump or word == "-t"
+        else:
+            rest.append(word)
+    return rest, since, dump
+
+
+def _lines_since(text: str, since: str | None) -> str:
+    if since is None:
+        return text
+    lines = text.splitlines(keepends=True)
+    if since.strip().isdigit():
+        return "".join(lines[-int(since) :]) if int(since) else ""
+    stamp = since.strip()
+    if len(stamp) > 4 and stamp[4] == "-":  # YYYY-MM-DD hh:mm:ss.mmm: the buffer's lines carry no year
+        stamp = stamp[5:]
+    return "".join(line for line in lines if line[: len(_STAMP_SHAPE)] >= stamp[: len(_STAMP_SHAPE)])
 
 
 def screencap(inv: Invocation) -> int:

@@ -66,6 +66,8 @@ class WiredDevice(Device, Diagnostics, Protocol):
 
     def dismiss_keyguard(self) -> None: ...  # `wm dismiss-keyguard`
 
+    def wait_idle(self, timeout: float) -> bool: ...  # uiautomator's waitForIdle
+
 
 class _RecordedSettings(dict[str, str]):
     """A settings table that records writes of the input-method settings in `changes`."""

@@ -62,6 +62,8 @@ _DP_PER_PX = 160 / 440
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS = -32700, -32600, -32601, -32602
 SERVER_ERROR, OBJECT_NOT_FOUND = -32000, -32002
 _POLLING_METHODS = {"waitForExists", "waitUntilGone"}
+# Reads the device serves side by side (it is thread-safe), as a phone's server answers each on a thread.
+_SIDE_BY_SIDE_METHODS = {"dumpWindowHierarchy", "takeScreenshot"}
 
 
 class RpcError(FairyError):
@@ -103,6 +105,7 @@ class UiautomatorServer:
             "exist": self.exist,
             "waitForExists": self.wait_for_exists,
             "waitUntilGone": self.wait_until_gone,
+            "waitForIdle": self.wait_for_idle,
         }
 
     # ---- HTTP
@@ -186,8 +189,9 @@ class UiautomatorServer:
             args = params if isinstance(params, list) else []
             if isinstance(params, dict) and params:
                 raise RpcError(INVALID_PARAMS, "Invalid params: named params are not supported")
-            # Waits poll the device themselves, so other streams may act on it meanwhile.
-            polls = request["method"] in _POLLING_METHODS
+            # Waits poll the device themselves, so other streams may act on it meanwhile; reads go side
+            # by side.
+            polls = request["method"] in _POLLING_METHODS | _SIDE_BY_SIDE_METHODS
             try:
                 result = method(*args) if polls else self.system.call(lambda: method(*args))
             except TypeError as exc:
@@ -280,6 +284,10 @@ class UiautomatorServer:
         if len(points) < 4 or len(points) % 2:
             raise ValueError("swipePoints wants a flat list x0, y0, x1, y1, ... of at least two points")
         return self.swipe(points[0], points[1], points[-2], points[-1], steps * (len(points) // 2 - 1))
+
+    def wait_for_idle(self, timeout_ms: int = 10_000) -> None:
+        """UiDevice.waitForIdle(timeout): returns when the UI settled or the timeout passed; says nothing."""
+        self.device.wait_idle(max(0, int(timeout_ms)) / 1000)
 
     def device_info(self) -> dict[str, Any]:
         width, height = self.device.window_size()
