@@ -35,7 +35,7 @@ from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.oracles import Observation
 from pytest_fairy.explore.record import Exploration, StepRecord, StepSink
 from pytest_fairy.explore.run import Run
-from pytest_fairy.explore.screenshot import ScreenshotEncoder, png
+from pytest_fairy.explore.screenshot import NO_SCREENSHOT, ScreenshotEncoder, png
 from pytest_fairy.explore.state import identify
 from pytest_fairy.explore.step import (
     Arrival,
@@ -91,7 +91,7 @@ class Explorer:
     ) -> None:
         """`diagnostics` default to the device's own (the app's log for crash and ANR oracles); `clock`
         times the wall-time budget and the result (a test may pass a fake one); `screenshots` encodes the
-        step screenshots off the loop (default: JPEG on one background thread)."""
+        step screenshots off the loop (default: WebP on one background thread)."""
         self.device = device
         self.diagnostics = diagnostics if diagnostics is not None else diagnostics_of(device)
         self.brain = brain
@@ -125,8 +125,11 @@ class Explorer:
             usage=self.brain.usage(),
             seconds=budget.elapsed(),
             final_state=last.state.name if last is not None else "",
-            # Lossless: the one picture per item that is evidence (a crash dialog's text), encoded once.
-            final_png=png(last.seen.som.full) if last is not None else b"",
+            # As a step's: lossless, a photo-like final screen alone (4 MB) would be more than the whole
+            # feature's budget; its text is in the screen text and the logcat excerpt.
+            final_screenshot=self.screenshots.submit(last.seen.som.full)
+            if last is not None
+            else NO_SCREENSHOT,
         )
         for sink in self.sinks:
             sink.finish(result)

@@ -43,7 +43,7 @@ class StepRecord:
     origin: Origin = Origin.BRAIN
     # How the device carried the action out, when it says (a real device names its typing method).
     device_note: str = ""
-    # The Set-of-Mark screenshot of the screen the action was taken on, encoded off the loop (JPEG):
+    # The Set-of-Mark screenshot of the screen the action was taken on, encoded off the loop (WebP):
     # `screenshot.data()` waits for its bytes. Not a key of steps.jsonl (the store writes a file).
     screenshot: StepScreenshot = NO_SCREENSHOT
 
@@ -67,10 +67,10 @@ class Exploration:
     escapes: int = 0
     usage: Usage = field(default_factory=Usage)
     seconds: float = 0.0
-    # The last screen seen, Set-of-Mark PNG (lossless: it is the evidence): a crash dialog, the page where
+    # The last screen seen, Set-of-Mark, encoded as the step screenshots are: a crash dialog, the page where
     # a budget ran out.
     final_state: str = ""
-    final_png: bytes = b""
+    final_screenshot: StepScreenshot = NO_SCREENSHOT
 
     def figures(self) -> str:
         """One line for the terminal summary."""

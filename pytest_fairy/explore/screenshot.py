@@ -5,8 +5,12 @@ The loop hands the picture to a `ScreenshotEncoder` and goes on to its next step
 a `StepScreenshot`, whose bytes the sinks take when they are ready (the session store and Allure write them
 from the encoder's thread, see `pytest_fairy.report.screenshots`).
 
-Step screenshots are JPEG: a photo-like screen is 5-10x smaller than as PNG, and at quality 85 with full
-chroma resolution the marks' red boxes and white-on-red numbers stay sharp (tests/report checks they do).
+Step screenshots (and the final screen) are WebP at a long edge of 1280 px, quality 60: a photo-like
+1080x2400 screen is 25-45 KB (PNG: 4 MB; JPEG at that size and a quality that keeps the marks: 100 KB),
+so a 60-step feature stays under 3 MB. The Set-of-Mark badges are sized to stay legible at the LLM's long
+edge of 1024 (`perception.som`), so at 1280 they are; tests/report checks that the marks' boxes, badges
+and digits survive the encoding (WebP's quality changes the photo, not the marks: 60 keeps them as 90
+does). Browsers show WebP, as do Allure 2 (2.34+) and Allure 3 (3.x since 2026-09).
 """
 
 from __future__ import annotations
@@ -20,13 +24,19 @@ from pathlib import Path
 
 from PIL import Image
 
-JPEG_QUALITY = 85
+STEP_LONG_EDGE = 1280
+STEP_QUALITY = 60
 
 
-def jpeg(image: Image.Image) -> bytes:
-    """The step screenshot's encoding. subsampling=0 (4:4:4): 4:2:0 smears the red of thin box edges."""
+def webp(image: Image.Image) -> bytes:
+    """The step screenshot's encoding: downscaled to `STEP_LONG_EDGE`, lossy WebP. method=0 is the
+    fastest (~10 ms a frame); slower methods save little on screenshots."""
+    scale = STEP_LONG_EDGE / max(image.size)
+    if scale < 1:
+        size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
+        image = image.resize(size, Image.Resampling.LANCZOS)
     buffer = io.BytesIO()
-    image.convert("RGB").save(buffer, format="JPEG", quality=JPEG_QUALITY, subsampling=0, optimize=False)
+    image.convert("RGB").save(buffer, format="WEBP", quality=STEP_QUALITY, method=0)
     return buffer.getvalue()
 
 
@@ -43,7 +53,7 @@ class ImageFormat:
     extension: str
 
 
-JPEG = ImageFormat("image/jpeg", "jpg")
+WEBP = ImageFormat("image/webp", "webp")
 PNG = ImageFormat("image/png", "png")
 
 
@@ -54,14 +64,14 @@ class StepScreenshot:
     are). `first_file` is where the first sink wrote it, so the next can hard-link that file instead of
     writing the same bytes again (`pytest_fairy.report.screenshots.place`)."""
 
-    def __init__(self, future: Future[bytes], image_format: ImageFormat = JPEG) -> None:
+    def __init__(self, future: Future[bytes], image_format: ImageFormat = WEBP) -> None:
         self._future = future
         self.format = image_format
         self.lock = threading.Lock()
         self.first_file: Path | None = None
 
     @classmethod
-    def ready(cls, data: bytes, image_format: ImageFormat = JPEG) -> StepScreenshot:
+    def ready(cls, data: bytes, image_format: ImageFormat = WEBP) -> StepScreenshot:
         """Bytes encoded already (or none: `b""` is a step without a screenshot)."""
         future: Future[bytes] = Future()
         future.set_result(data)
@@ -92,9 +102,9 @@ class ScreenshotEncoder:
 
     def __init__(
         self,
-        encode: Callable[[Image.Image], bytes] = jpeg,
+        encode: Callable[[Image.Image], bytes] = webp,
         *,
-        image_format: ImageFormat = JPEG,
+        image_format: ImageFormat = WEBP,
         executor: Executor | None = None,
     ) -> None:
         self.encode = encode

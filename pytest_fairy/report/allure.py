@@ -175,10 +175,13 @@ class AllureSink:
                 written.attachments.remove(written.attachment)
                 written.path.unlink(missing_ok=True)
         allure.dynamic.description(_description(result.target, result.plan) + "\n\n" + _outcome_text(result))
-        if result.final_png and keep:
+        final = result.final_screenshot
+        if keep and self.policy.writes() and final.data():
             # What the run ended on: the crash or ANR dialog, the page where a budget ran out.
             name = f"final screen ({result.verdict.value}): {result.final_state}"
-            allure.attach(result.final_png, name=name, attachment_type=AttachmentType.PNG)
+            allure.attach(
+                final.data(), name=name, attachment_type=final.format.mime, extension=final.format.extension
+            )
         allure.attach(tree_png(result), name="feature tree", attachment_type=AttachmentType.PNG)
         allure.attach(result.tree.to_json(), name="feature tree (json)", attachment_type=AttachmentType.JSON)
         allure.attach(result.summary, name="summary", attachment_type=AttachmentType.TEXT)

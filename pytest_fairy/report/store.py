@@ -4,10 +4,10 @@ Layout under the artifacts folder (default `.fairy/`):
 
     sessions/index.jsonl                      one line per session: id, start time, device, brain
     sessions/<session>/<item>/steps.jsonl     one line per step, appended and flushed as it happens
-    sessions/<session>/<item>/step-NNN.jpg    the step's Set-of-Mark screenshot (as the policy keeps them)
+    sessions/<session>/<item>/step-NNN.webp   the step's Set-of-Mark screenshot (as the policy keeps them)
     sessions/<session>/<item>/result.json     the verdict, reason, figures and summary
     sessions/<session>/<item>/tree.json|.png  the feature tree discovered
-    sessions/<session>/<item>/final.png       the last screen, lossless (as the policy keeps them)
+    sessions/<session>/<item>/final.webp      the last screen (as the policy keeps them)
 
 Every file is written through `pytest_fairy.report.atomic`: whole or not at all. A write that fails (disk
 full, read-only) raises ArtifactError from start() or step(), which ends the item inconclusive with the
@@ -183,8 +183,9 @@ class ItemStore:
         atomic.write_text(self.folder / "tree.json", result.tree.to_json())
         atomic.write_bytes(self.folder / "tree.png", tree_png(result))
         keep = self.policy.keeps(passed=result.verdict is Verdict.PASSED)
-        if result.final_png and keep:
-            atomic.write_bytes(self.folder / "final.png", result.final_png)
+        final = result.final_screenshot
+        if keep and self.policy.writes() and final.data():
+            place(final, self.folder / f"final.{final.format.extension}")
         if not keep:  # retain-on-failure, and the item passed: its screenshots served while it ran
             for path in self._screenshots:
                 path.unlink(missing_ok=True)

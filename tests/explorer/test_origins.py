@@ -99,6 +99,7 @@ def test_replayed_decisions_come_from_the_cache_and_the_store_keeps_every_key(tm
     store = ItemStore(tmp_path / "item")
     store.start(food_target(), Plan(root="delivery time"))
     store.step(again[0])
+    store.wait_for_steps()  # the line is written with the screenshot, once it is encoded
     line = json.loads((tmp_path / "item" / "steps.jsonl").read_text(encoding="utf-8"))
     assert (line["origin"], line["replayed"], line["escape"]) == ("replay", True, False)
 

@@ -116,7 +116,7 @@ def test_a_disk_that_fills_mid_run_ends_each_item_inconclusive_with_the_reason(
     assert result.parseoutcomes() == {"inconclusive": 2}
     result.stdout.fnmatch_lines(
         [
-            "INCONCLUSIVE test_food.yaml::delivery time - artifacts: could not write */step-002.jpg: "
+            "INCONCLUSIVE test_food.yaml::delivery time - artifacts: could not write */step-002.webp: "
             "No space left on device",
             "INCONCLUSIVE test_food.yaml::coupons - artifacts: could not write */target.json: "
             "No space left on device",
@@ -147,7 +147,7 @@ def test_items_after_the_disk_frees_again_pass(suite: pytest.Pytester) -> None:
     result = suite.runpytest("-rA", "-p", "no:xdist")
     assert result.parseoutcomes() == {"inconclusive": 1, "passed": 1}
     result.stdout.fnmatch_lines(
-        ["INCONCLUSIVE *::delivery time - artifacts: could not write */step-001.jpg: *"]
+        ["INCONCLUSIVE *::delivery time - artifacts: could not write */step-001.webp: *"]
     )
     assert_no_broken_files(suite.path / ".fairy")
 

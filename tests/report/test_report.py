@@ -111,7 +111,7 @@ def test_each_exploration_step_is_a_titled_allure_step_with_its_screenshot(allur
     for number, step in enumerate(steps, 1):
         names = [a["name"] for a in step["attachments"]]
         assert names[0].startswith(f"step {number} screenshot: ")
-        assert step["attachments"][0]["type"] == "image/jpeg"
+        assert step["attachments"][0]["type"] == "image/webp"
         assert f"step {number} decision" in names
         why = {p["name"]: p["value"] for p in step["parameters"]}
         assert why["why"] and why["outcome"]
