@@ -79,6 +79,17 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     session.config.stash[RUN_KEY].check_devices(session.config)
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """With --alluredir, tidy what allure-pytest wrote (report/allure_tidy.py), once, by the process that
+    runs last: the controller under xdist, after every worker is done."""
+    results = getattr(session.config.option, "allure_report_dir", None)
+    if results and not hasattr(session.config, "workerinput"):
+        from pytest_fairy.report.allure_tidy import tidy
+
+        tidy(Path(results))
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     if RUN_KEY in config.stash:
         config.stash[RUN_KEY].close()
