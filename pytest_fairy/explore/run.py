@@ -54,18 +54,22 @@ class Run:
         self._judged: set[tuple[str, str, int]] = set()
 
     def planned(self, plan: Plan) -> None:
-        """The brain's plan: its sub-features join the tree, which stays focused on the feature."""
+        """The brain's plan: its sub-features join the tree, pending until the brain works on one; the
+        tree stays focused on the feature."""
         self.plan = plan
         for name in plan.sub_features:
-            self.focus(name)
+            self._known(name)
         self.tree.focus(self.target.feature)
 
-    def focus(self, name: str) -> None:
-        """Focus the tree on sub-feature `name`, adding it under the feature when the brain found it."""
+    def _known(self, name: str) -> None:
         try:
             self.tree.feature(name)
         except TreeError:
             self.tree.add_feature(name, parent=self.target.feature)
+
+    def focus(self, name: str) -> None:
+        """Focus the tree on sub-feature `name`, adding it under the feature when the brain found it."""
+        self._known(name)
         self.tree.focus(name)
 
     def arrive(self, seen: Perception, state: StateId, course: Course) -> Arrival:

@@ -114,6 +114,12 @@ class FeatureTree:
         self._path: list[PathEntry] = []
         self._edges: set[tuple[str, str, str]] = set()
 
+    @property
+    def steps(self) -> int:
+        """Actions whose outcome the tree holds: each is a transition (the first screen is none). The one
+        count the summary, the tree picture, the store and Allure give."""
+        return len(self.transitions)
+
     # -- recording -------------------------------------------------------------------------------------
 
     def record(
@@ -230,7 +236,7 @@ class FeatureTree:
         if current is None:
             return "Nothing explored yet."
         lines = [
-            f"{len(self.states)} states, {len(self.transitions)} transitions, {len(self._path)} steps.",
+            f"{len(self.states)} states, {len(self.transitions)} transitions, {self.steps} steps.",
             f"Current: {self._label(current, lim)}, visits {current.visits}, "
             f"{_stay(self._path)} step(s) in a row here.",
         ]
