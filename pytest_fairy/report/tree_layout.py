@@ -108,7 +108,7 @@ def tree_layout(tree: FeatureTree, style: PictureStyle | None = None) -> TreeLay
     path = tree.path
     title = (
         f"Feature tree: {len(tree.states)} states, {len(tree.transitions)} transitions, "
-        f"{len(path)} steps.\nBlue: screens; orange, rounded: dialogs; blue arrows: the last "
+        f"{tree.steps} steps.\nBlue: screens; orange, rounded: dialogs; blue arrows: the last "
         f"{style.highlight_steps} steps, numbered"
     )
     if not path:

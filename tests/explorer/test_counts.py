@@ -11,6 +11,7 @@ from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.explore.briefing import mission_of, target_of
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.verdict import Verdict
+from pytest_fairy.report.tree_layout import tree_layout
 from pytest_fairy.virtual import VirtualDevice
 
 FOOD = Path(__file__).resolve().parents[2] / "example_suites" / "food"
@@ -31,6 +32,7 @@ def test_counts_agree_and_untouched_sub_features_stay_pending() -> None:
     assert f"{result.steps} steps, {len(tree.states)} states, {len(tree.transitions)} transitions" in (
         result.figures()
     )
+    assert f"{result.steps} steps." in tree_layout(tree).title  # the tree picture's heading
     statuses = {
         sub.name: (sub.status.value, len(sub.states)) for sub in tree.feature(feature.name).sub_features
     }
