@@ -35,7 +35,7 @@ from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.oracles import Observation
 from pytest_fairy.explore.record import Exploration, StepRecord, StepSink
 from pytest_fairy.explore.run import Run
-from pytest_fairy.explore.screenshot import NO_SCREENSHOT, ScreenshotEncoder, png
+from pytest_fairy.explore.screenshot import NO_SCREENSHOT, ScreenshotEncoder
 from pytest_fairy.explore.state import identify
 from pytest_fairy.explore.step import (
     Arrival,
@@ -353,6 +353,3 @@ def _noted(device: object, course: Course) -> Course:
     record = replace(record, device_note=joined(record.device_note, note))
     return replace(course, awaiting=replace(course.awaiting, record=record))
 
-
-# benchmarks/bench_core.py times the lossless encoding by this name (the loop no longer waits for it).
-_png = png
