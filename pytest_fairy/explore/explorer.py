@@ -14,7 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from pytest_fairy.devices.events import joined, still_running
-from pytest_fairy.devices.protocol import Device, Diagnostics, clear_app_data, diagnostics_of
+from pytest_fairy.devices.protocol import (
+    Device,
+    Diagnostics,
+    clear_app_data,
+    diagnostics_of,
+    settle_after_action,
+)
 from pytest_fairy.errors import BrainError, FairyError, UsageError
 from pytest_fairy.explore.action import ActionError, perform
 from pytest_fairy.explore.budget import Budget, BudgetLimits, Clock
@@ -150,7 +156,7 @@ class Explorer:
                     )
                 arrival = run.arrive(seen, identify(seen.screen), course)  # identify, record
                 course = self._report(course, arrival)
-                reading = read_oracles(run.mission, run.target, self._observe(arrival))  # oracles
+                reading = read_oracles(run.mission, run.target, self._observe(run, arrival))  # oracles
                 warning = run.watch(arrival)  # guard
                 ctx = run.context(arrival, reading, warning)
                 course = course.saw(ctx)
@@ -190,8 +196,10 @@ class Explorer:
         # A phone that locked itself is unlocked where a swipe lock allows, else the item is inconclusive.
         return unlocked(self.device, lambda: perceive(self.device, llm_long_edge=self.settings.llm_long_edge))
 
-    def _observe(self, arrival: Arrival) -> Observation:
-        return Observation(arrival.seen.screen, self.diagnostics.logcat(), arrival.state.name)
+    def _observe(self, run: Run, arrival: Arrival) -> Observation:
+        """What the oracles look at: the screen, and the app's log, read on from where they stopped."""
+        log = self.diagnostics.logcat()
+        return Observation(arrival.seen.screen, log, arrival.state.name, log_from=run.unread_log(log))
 
     def _report(self, course: Course, arrival: Arrival) -> Course:
         """Hand the step that led to `arrival` to every sink, now that its outcome is known."""
@@ -294,7 +302,9 @@ class Explorer:
                     package=target.package,
                     activity=target.launch_activity,
                 )
-                if self.settings.settle_seconds:
+                # Until the UI is idle (a real device's action waited already).
+                settle_after_action(self.device)
+                if self.settings.settle_seconds:  # fairy_settle_seconds: an extra pause after that, default 0
                     time.sleep(self.settings.settle_seconds)
             except ActionError as exc:
                 error = str(exc)
@@ -352,4 +362,3 @@ def _noted(device: object, course: Course) -> Course:
     record = course.awaiting.record
     record = replace(record, device_note=joined(record.device_note, note))
     return replace(course, awaiting=replace(course.awaiting, record=record))
-

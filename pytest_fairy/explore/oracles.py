@@ -39,11 +39,18 @@ _LOG_PREFIX = re.compile(r"^.*?\b(?:AndroidRuntime|ActivityManager)\s*(?:\(\s*\d
 
 @dataclass(frozen=True, slots=True)
 class Observation:
-    """What the explorer sees at one step: the screen, the app's log so far, the state's name."""
+    """What the explorer sees at one step: the screen, the app's log so far, the state's name. The built-in
+    oracles read the log from `log_from` on (what they have not read at an earlier step, with a margin):
+    a long run's log is not scanned whole at every step."""
 
     screen: Screen
     logcat: str = ""
     state_name: str = ""
+    log_from: int = 0
+
+    @property
+    def new_log(self) -> str:
+        return self.logcat[self.log_from :]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +122,7 @@ def evaluate(oracle: Oracle, obs: Observation) -> _Result:
             return _text_matches(screen, re.compile(value))
         case OracleKind.LOGCAT_MATCHES:
             pattern = re.compile(value)
-            lines = [line for line in obs.logcat.splitlines() if pattern.search(line)]
+            lines = [line for line in obs.new_log.splitlines() if pattern.search(line)]
             return _Result(bool(lines), "\n".join(lines[:MAX_EVIDENCE_LINES]))
         case OracleKind.CRASH:
             found = crashes(obs, obs.screen.package)
@@ -262,7 +269,7 @@ def _dialog_findings(screen: Screen, words: Sequence[str], who: Sequence[str], k
 def crashes(obs: Observation, package: str, app_name: str | None = None) -> list[Finding]:
     """The app's crashes: Java `FATAL EXCEPTION` blocks and native fatal signals of its process in the
     log; without any, a system "has stopped" dialog."""
-    lines = obs.logcat.splitlines()
+    lines = obs.new_log.splitlines()
     found: list[Finding] = []
     for i, line in enumerate(lines):
         if len(found) >= MAX_BLOCKS_PER_KIND:
@@ -287,7 +294,7 @@ def crashes(obs: Observation, package: str, app_name: str | None = None) -> list
 
 def anrs(obs: Observation, package: str, app_name: str | None = None) -> list[Finding]:
     """The app's ANRs: `ANR in PKG` reports in the log; without any, an "isn't responding" dialog."""
-    lines = obs.logcat.splitlines()
+    lines = obs.new_log.splitlines()
     found: list[Finding] = []
     for i, line in enumerate(lines):
         match = _ANR_PROCESS.search(line)

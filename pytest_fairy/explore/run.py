@@ -21,6 +21,10 @@ from pytest_fairy.explore.tree import FeatureTree, SummaryLimits, TreeError
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.perceive import Perception
 
+# The oracles read the app's log from where they stopped, this many characters earlier (a block half
+# written at the last read), and know it is the same log by its first `LOG_HEAD` characters.
+LOG_OVERLAP = 4096
+LOG_HEAD = 512
 # What an inconclusive ending names of what the run left untried, at most.
 LEFT_NAMED = 3
 # The tree as the brain reads it: its own memory shows the path walked, so the tree leaves it out.
@@ -52,6 +56,9 @@ class Run:
         # how many states were known then: the same screen with nothing new found since gets the same
         # answer (a queued plan can pass one several times), but new ground may change the judge's mind.
         self._judged: set[tuple[str, str, int]] = set()
+        # How much of the app's log the oracles have read, and how it began (to know it only grew).
+        self._log_read = 0
+        self._log_head = ""
 
     def planned(self, plan: Plan) -> None:
         """The brain's plan: its sub-features join the tree, pending until the brain works on one; the
@@ -131,6 +138,16 @@ class Run:
             loop_facts=self.guard.evidence(path=False),
             visits=self.tree.states[arrival.state.key].visits if arrival.state.key in self.tree.states else 0,
         )
+
+    def unread_log(self, log: str) -> int:
+        """Where the oracles should read the app's log (`Diagnostics.logcat`, since the item began) from:
+        what they have not read yet, `LOG_OVERLAP` characters earlier, so a crash block being written while
+        the log was read is read whole next time. A log that is not the last one grown (cleared) is read
+        whole."""
+        start = self._log_read if log.startswith(self._log_head) else 0
+        self._log_read = len(log)
+        self._log_head = log[: min(len(log), LOG_HEAD)]
+        return max(0, start - LOG_OVERLAP)
 
     def judge_due(self, state: StateId) -> bool:
         """Whether the judge should look at this screen: once per screen and per progress made."""
