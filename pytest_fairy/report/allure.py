@@ -17,12 +17,10 @@ encoder's thread when its bytes are there (a hard link to the session store's fi
 
 from __future__ import annotations
 
-import json
 import mimetypes
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -32,14 +30,19 @@ from allure_commons.model2 import Attachment as AllureAttachment
 from allure_commons.reporter import AllureReporter
 from allure_commons.types import AttachmentType
 from allure_commons.utils import uuid4
-from filelock import FileLock, Timeout
 
-from pytest_fairy.devices.protocol import Device, Diagnostics
-from pytest_fairy.errors import ArtifactError, DeviceError
+from pytest_fairy.devices.protocol import Device
+from pytest_fairy.errors import ArtifactError
 from pytest_fairy.explore.decisions import Plan
 from pytest_fairy.explore.record import Exploration, StepRecord
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
+from pytest_fairy.report.allure_environment import (  # noqa: F401 - where readers have found them
+    AllureEnvironment,
+    device_facts,
+    read_properties,
+    write_properties,
+)
 from pytest_fairy.report.policy import ArtifactPolicy
 from pytest_fairy.report.screenshots import place
 from pytest_fairy.report.tree_picture import tree_png
@@ -303,112 +306,6 @@ def _reporter_item(uuid: str) -> Any:
             if item is not None and hasattr(item, "attachments"):
                 return item
     return None
-
-
-class AllureEnvironment:
-    """`environment.properties` in the alluredir: the report's Environment section.
-
-    Every process of a session (the xdist controller and each worker) adds what it knows under a file
-    lock; values of one key from several devices are listed together. A file left by an earlier session
-    (its `fairy.session` differs) is replaced, not merged into, so a reused alluredir tells this run.
-    """
-
-    FILE = "environment.properties"
-    SESSION_KEY = "fairy.session"
-
-    def __init__(
-        self,
-        folder: Path,
-        session_id: str,
-        *,
-        facts: Mapping[str, str] | None = None,
-        limits: ReportLimits | None = None,
-    ) -> None:
-        self.path = folder / self.FILE
-        self.session_id = session_id
-        self.facts = {"pytest_fairy": version("pytest-fairy"), **(facts or {})}
-        self.limits = limits or ReportLimits()
-
-    def add(self, facts: Mapping[str, str]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        lock = FileLock(self.path.parent / f".{self.FILE}.lock")
-        try:
-            with lock.acquire(timeout=self.limits.environment_lock_seconds):
-                found = read_properties(self.path) if self.path.exists() else {}
-                if found.get(self.SESSION_KEY) != self.session_id:
-                    found = {self.SESSION_KEY: self.session_id}
-                merged = dict(found)
-                for key, value in {**self.facts, **facts}.items():
-                    known = merged[key].split(", ") if key in merged else []
-                    merged[key] = ", ".join(known + ([value] if value not in known else []))
-                if merged != found:
-                    self.path.write_text(write_properties(merged), encoding="ascii")
-        except Timeout as exc:
-            raise OSError(
-                f"{self.path}: waited {self.limits.environment_lock_seconds:.0f}s for {exc.lock_file}"
-            ) from exc
-
-    def read(self) -> dict[str, str]:
-        return read_properties(self.path)
-
-
-def device_facts(device: Device, target: Target) -> dict[str, str]:
-    """What the Environment section says about the device and the app under test."""
-    if not isinstance(device, Diagnostics):
-        return {"device": device.serial}
-    try:
-        info = device.info()
-        version = device.app_version(target.package)
-    except DeviceError as exc:
-        return {"device": f"{device.serial} (its properties could not be read: {exc.reason})"}
-    device_line = f"{info.serial} ({info.model})" if info.model else info.serial
-    return {
-        "device": device_line,
-        "android": f"{info.android_version} (SDK {info.sdk})" if info.sdk else info.android_version,
-        "app": f"{target.app_name} {target.package} {version or '(version unknown)'}",
-    }
-
-
-def write_properties(values: Mapping[str, str]) -> str:
-    """Java .properties text, ASCII only (Java's Allure 2 reads it as ISO-8859-1): others as \\uXXXX."""
-    return "".join(f"{_escape(key)}={_escape(value)}\n" for key, value in values.items())
-
-
-def read_properties(path: Path) -> dict[str, str]:
-    """Read what `write_properties` wrote (one `key=value` a line, \\-escapes; no continuation lines)."""
-    values: dict[str, str] = {}
-    for number, line in enumerate(path.read_text(encoding="latin-1").splitlines(), 1):
-        if not line.strip() or line.lstrip().startswith(("#", "!")):
-            continue
-        key, sep, value = line.partition("=")
-        if not sep:
-            raise ValueError(f"{path}:{number}: not a key=value line: {line!r}")
-        values[_unescape(key.strip(), path, number)] = _unescape(value, path, number)
-    return values
-
-
-def _escape(text: str) -> str:
-    out = []
-    for char in text:
-        if char == "\\":
-            out.append("\\\\")
-        elif " " <= char <= "~" and char != '"':
-            out.append(char)
-        else:
-            # UTF-16 code units, as Java writes characters outside the BMP; '"' so JSON can read it back.
-            data = char.encode("utf-16-be")
-            out.extend(f"\\u{int.from_bytes(data[i : i + 2]):04x}" for i in range(0, len(data), 2))
-    return "".join(out)
-
-
-def _unescape(text: str, path: Path, number: int) -> str:
-    # The escapes `_escape` writes (\\ and \uXXXX with surrogate pairs) are exactly JSON's.
-    try:
-        value = json.loads(f'"{text}"')
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}:{number}: bad escape in {text!r}: {exc}") from exc
-    assert isinstance(value, str)
-    return value
 
 
 def _step_failure(result: Exploration) -> BaseException | None:
