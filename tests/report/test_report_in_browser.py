@@ -107,6 +107,12 @@ def test_a_failed_item_shows_its_steps_screenshots_and_feature_tree_in_chromium(
             expect(titles.filter(has_text=re.compile(r"^1\. (tap|type) "))).to_have_count(1)
             shown = [t for t in titles.all_inner_texts() if re.match(r"\d+\. ", t)]
             assert len(shown) == last_step, shown
+            # The reason leads the item's error, without the exception's class path (it was said three
+            # times); Allure 3 still repeats the item's error below the failing step.
+            reason = failed["statusDetails"]["message"].splitlines()[0]
+            assert reason.startswith("app defect: app crashed: ")
+            body = page.locator("body").inner_text()
+            assert 1 <= body.count(reason[:60]) <= 2 and "pytest_fairy.plugin.outcomes" not in body
 
             # The failing step: red, titled as the failure message says, with its screenshot.
             title = titles.filter(has_text=re.compile(rf"^{last_step}\. ")).first
