@@ -39,6 +39,7 @@ from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.report.allure_environment import (  # noqa: F401 - where readers have found them
     AllureEnvironment,
+    ReportLimits,
     device_facts,
     read_properties,
     write_properties,
@@ -46,14 +47,6 @@ from pytest_fairy.report.allure_environment import (  # noqa: F401 - where reade
 from pytest_fairy.report.policy import ArtifactPolicy
 from pytest_fairy.report.screenshots import place
 from pytest_fairy.report.tree_picture import tree_png
-
-
-@dataclass(frozen=True, slots=True)
-class ReportLimits:
-    # Allure shows step parameters in one line each: a long reasoning goes whole into the decision text.
-    parameter_chars: int = 240
-    # Several xdist workers add to environment.properties; one waits at most this long for the others.
-    environment_lock_seconds: float = 30.0
 
 
 def step_title(record: StepRecord, reached_title: str = "") -> str:

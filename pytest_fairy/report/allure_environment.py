@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
 
@@ -16,8 +16,15 @@ from pytest_fairy.devices.protocol import Device, Diagnostics
 from pytest_fairy.errors import DeviceError
 from pytest_fairy.explore.target import Target
 
-if TYPE_CHECKING:
-    from pytest_fairy.report.allure import ReportLimits
+
+@dataclass(frozen=True, slots=True)
+class ReportLimits:
+    """The Allure report's limits (allure.py's sink reads them too)."""
+
+    # Allure shows step parameters in one line each: a long reasoning goes whole into the decision text.
+    parameter_chars: int = 240
+    # Several xdist workers add to environment.properties; one waits at most this long for the others.
+    environment_lock_seconds: float = 30.0
 
 
 class AllureEnvironment:
@@ -42,8 +49,6 @@ class AllureEnvironment:
         self.path = folder / self.FILE
         self.session_id = session_id
         self.facts = {"pytest_fairy": version("pytest-fairy"), **(facts or {})}
-        from pytest_fairy.report.allure import ReportLimits
-
         self.limits = limits or ReportLimits()
 
     def add(self, facts: Mapping[str, str]) -> None:
