@@ -14,7 +14,7 @@ from collections import defaultdict, deque
 from pytest_fairy.brain.candidates import Candidate, Focus, best, find_candidates
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Decision, Judgement, OutcomeKind, Plan, StepContext, Usage
-from pytest_fairy.explore.families import alike
+from pytest_fairy.explore.families import sampled
 from pytest_fairy.explore.guard import GuardVerdict
 from pytest_fairy.explore.state import layout_of
 from pytest_fairy.explore.target import Target
@@ -74,7 +74,8 @@ class OfflineBrain:
         if outside:
             self._foreign.add(state)
         self._learn(state, ctx)
-        self._layouts.setdefault(state, layout_of(ctx.screen))
+        if state not in self._layouts:
+            self._layouts[state] = layout_of(ctx.screen)
         if self._root is None:
             self._root = state
         if outside:
@@ -150,11 +151,9 @@ class OfflineBrain:
         return self._tried_anywhere[candidate.ref] == 0
 
     def _sampled(self, row_family: str) -> bool:
-        """The last `FAMILY_SAMPLE` elements of this family tried (distinct ones) led to pages of one
-        layout."""
-        last = list(self._family_led_to[row_family].values())[-FAMILY_SAMPLE:]
-        led_to = [self._layouts.get(state, frozenset()) for state in last]
-        return len(led_to) >= FAMILY_SAMPLE and all(alike(led_to[0], layout) for layout in led_to[1:])
+        """Its siblings led to pages of one layout (`families.sampled`)."""
+        led_to = [self._layouts.get(state, frozenset()) for state in self._family_led_to[row_family].values()]
+        return sampled(led_to, FAMILY_SAMPLE)
 
     def _try(self, state: str, best: Candidate, ctx: StepContext, candidates: list[Candidate]) -> Decision:
         if best.submits:

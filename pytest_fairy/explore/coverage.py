@@ -11,7 +11,7 @@ What counts as tried, element by element:
   (the bottom bar of every page, the size options of every product: the brain tries them once);
 - an element the risk policy would deny (the brain does not spend a step finding that out);
 - a list row whose siblings (rows of one layout, `refs.family`) were sampled: the last `ROW_SAMPLE`
-  of them tried led to pages of one layout (`families.alike`; the page they were on, for rows that do
+  of them tried led to pages of one layout (`families.sampled`; the page they were on, for rows that do
   nothing), so the others would too;
 - a way out (Navigate up, 关闭, 取消) of a screen the run left;
 - the choices (radio buttons, check boxes) of a dialog the run saw and left;
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind
-from pytest_fairy.explore.families import alike
+from pytest_fairy.explore.families import sampled
 from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.explore.policy import RiskPolicy
 from pytest_fairy.explore.state import DIALOG_KINDS, IGNORED_KINDS, StateId, layout_of
@@ -63,6 +63,7 @@ class _Page:
     tried: set[str] = field(default_factory=set)
     ended: set[str] = field(default_factory=set)  # lists a scroll found at their end
     left: bool = False  # an action led from here to another screen
+    read: set[str] = field(default_factory=set)  # the contents (`StateId.content_hash`) read so far
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,9 +108,12 @@ class Coverage:
         if not in_app:
             return
         page = self._pages.get(state.key)
+        if page is not None and state.content_hash in page.read:
+            return  # this very screen was read at an earlier step: nothing new to note (the hot path)
         if page is None:
             page = _Page(state.name, screen.title, layout_of(screen), dialog=screen.has_dialog)
             self._pages[state.key] = page
+        page.read.add(state.content_hash)
         for mark in offered(screen):
             if mark.node.scrollable and not (mark.node.clickable or mark.node.checkable):
                 page.lists[mark.ref] = _last_row(mark, screen) or page.lists.get(mark.ref, "")
@@ -206,11 +210,8 @@ class Coverage:
         return self._sampled(page.rows.get(ref, ""))
 
     def _sampled(self, row_family: str) -> bool:
-        opened = list(self._samples.get(row_family, {}).values())[-ROW_SAMPLE:]
-        if not row_family or len(opened) < ROW_SAMPLE:
-            return False
-        first = self._pages[opened[0]].layout
-        return all(alike(first, self._pages[key].layout) for key in opened[1:])
+        opened = self._samples.get(row_family, {}).values() if row_family else ()
+        return sampled([self._pages[key].layout for key in opened], ROW_SAMPLE)
 
 
 def offered(screen: Screen) -> list[Mark]:

@@ -14,6 +14,7 @@ guard sees a visit to a known state, and the brain reads "moved to a known page"
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pytest_fairy.explore.state import StateId
@@ -34,6 +35,14 @@ class _Family:
         if state.activity != self.activity or state.has_dialog != self.dialog:
             return False
         return alike(self.layout, layout, similarity)
+
+
+def sampled(led_to: Sequence[frozenset[str]], sample: int) -> bool:
+    """Rows of one list are sampled once the last `sample` of them tried (distinct rows, oldest first in
+    `led_to`, each the layout of the page it led to) led to pages of one layout: the others would too.
+    The offline brain stops opening such rows; the coverage counts them as tried."""
+    last = led_to[-sample:]
+    return len(last) >= sample and all(alike(last[0], layout) for layout in last[1:])
 
 
 def alike(a: frozenset[str], b: frozenset[str], similarity: float = FAMILY_SIMILARITY) -> bool:
