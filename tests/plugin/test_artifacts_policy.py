@@ -8,21 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.specs import DELIVERY_TIME, FOOD_APP_BLOCK
+from tests.specs import CHECK_FOR_UPDATES, DELIVERY_TIME, FOOD_APP_BLOCK, NOTES_APP_BLOCK
 
 # One item that passes (food: delivery time) and one that fails (notes: the crash of "check for updates").
 PASSES = FOOD_APP_BLOCK + DELIVERY_TIME
-FAILS = """\
-app:
-  name: 随手记
-  package: com.example.notes
-  virtual: notes/app.yaml
-features:
-  - name: check for updates
-    goal: 关于随手记：检查更新
-    done_when:
-      - visible: 已是最新版本
-"""
+FAILS = NOTES_APP_BLOCK + CHECK_FOR_UPDATES
 IMAGES = (".webp", ".png", ".jpg")
 
 

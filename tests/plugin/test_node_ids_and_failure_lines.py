@@ -9,23 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.specs import CHECK_FOR_UPDATES, NOTES_APP_BLOCK, UNREACHABLE
+
 NOTES = Path(__file__).resolve().parents[2] / "example_suites" / "notes"
-SPEC = """\
-app:
-  name: 随手记
-  package: com.example.notes
-  virtual: app.yaml
-features:
-  - name: check for updates
-    goal: 关于随手记：检查更新
-    done_when:
-      - visible: 已是最新版本
-  - name: unreachable
-    goal: 登录
-    max_steps: 2
-    done_when:
-      - visible: 不存在的文字
-"""
+# The notes app with its model beside the spec.
+SPEC = (NOTES_APP_BLOCK + CHECK_FOR_UPDATES + UNREACHABLE).replace("notes/app.yaml", "app.yaml")
 
 
 @pytest.fixture

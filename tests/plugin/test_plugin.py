@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.specs import DELIVERY_TIME, FOOD_APP_BLOCK
+from tests.specs import CHECK_FOR_UPDATES, DELIVERY_TIME, FOOD_APP_BLOCK, NOTES_APP_BLOCK, UNREACHABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ROOT / "example_suites"
@@ -33,22 +33,7 @@ FOOD_SPEC = (
 """
 )
 
-NOTES_DEFECT = """\
-app:
-  name: 随手记
-  package: com.example.notes
-  virtual: notes/app.yaml
-features:
-  - name: check for updates
-    goal: 关于随手记：检查更新
-    done_when:
-      - visible: 已是最新版本
-  - name: unreachable
-    goal: 登录
-    max_steps: 2
-    done_when:
-      - visible: 不存在的文字
-"""
+NOTES_DEFECT = NOTES_APP_BLOCK + CHECK_FOR_UPDATES + UNREACHABLE
 
 
 def test_features_become_items_named_after_the_spec(suite: pytest.Pytester) -> None:
