@@ -24,6 +24,7 @@ from pytest_fairy.devices.protocol import (
 from pytest_fairy.errors import BrainError, FairyError, UsageError
 from pytest_fairy.explore.action import ActionError, perform
 from pytest_fairy.explore.budget import Budget, BudgetLimits, Clock
+from pytest_fairy.explore.confirm import Confirmer
 from pytest_fairy.explore.decisions import (
     ESCAPE_PREFIX,
     REPLAY_PREFIX,
@@ -40,6 +41,7 @@ from pytest_fairy.explore.keyguard import unlocked
 from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.oracles import Observation
 from pytest_fairy.explore.record import Exploration, StepRecord, StepSink
+from pytest_fairy.explore.reproduction import NO_STEP, Move, Proof, Reproduction
 from pytest_fairy.explore.run import Run
 from pytest_fairy.explore.screenshot import NO_SCREENSHOT, ScreenshotEncoder
 from pytest_fairy.explore.state import identify
@@ -76,6 +78,9 @@ class ExplorerSettings:
     guard: GuardLimits = field(default_factory=GuardLimits)
     # Pages of one layout kept apart as states before the rest fold into the first (explore/families.py).
     family_limit: int = FAMILY_LIMIT
+    # Replays of an app defect's way from a fresh launch before the item fails on it (--fairy-confirm);
+    # 0 fails on what the run saw once.
+    confirm: int = 1
 
 
 class Explorer:
@@ -112,6 +117,7 @@ class Explorer:
         families = Families(self.settings.family_limit)
         run = Run(target, mission, LoopGuard(self.settings.guard), budget, families)
         ending, course = self._loop(run)
+        ending, reproduction = self._confirm(run, ending)
         story = run.story(ending, course)
         try:
             summary = self.brain.summarize(target, story)
@@ -136,6 +142,7 @@ class Explorer:
             final_screenshot=self.screenshots.submit(last.seen.som.full)
             if last is not None
             else NO_SCREENSHOT,
+            reproduction=reproduction,
         )
         for sink in self.sinks:
             sink.finish(result)
@@ -214,11 +221,12 @@ class Explorer:
     def _judge(self, run: Run, ctx: StepContext, reading: Reading) -> Ending | None:
         """A defect on screen fails the item; where the done-when oracles hold, the judge may pass it."""
         if reading.findings:
-            return Ending(Verdict.FAILED, "; ".join(f.message for f in reading.findings), reading.findings)
+            reason = "; ".join(f.message for f in reading.findings)
+            return Ending(Verdict.FAILED, reason, reading.findings, Proof.ORACLES, ctx.step - 1)
         if ctx.oracles_met and run.judge_due(ctx.state):
             judgement = self.brain.judge(ctx)
             if judgement.findings:
-                return defect(judgement)
+                return defect(judgement, ctx.step - 1)
             if judgement.complete:
                 return Ending(Verdict.PASSED, judgement.reason)
         return None
@@ -246,7 +254,7 @@ class Explorer:
         if claimed and run.judge_due(ctx.state):
             judgement = self.brain.judge(ctx)
             if judgement.findings:
-                return defect(judgement)
+                return defect(judgement, ctx.step - 1)
             if judgement.phase_complete or judgement.complete:
                 run.tree.set_status(feature, FeatureStatus.DONE, judgement.reason)
                 way_out = return_step(
@@ -264,7 +272,7 @@ class Explorer:
         the run cannot tell, and says what it left."""
         judgement = self.brain.judge(ctx)
         if judgement.findings:
-            return defect(judgement)
+            return defect(judgement, ctx.step - 1)
         done_when = run.mission.done_when
         if judgement.complete and (not done_when or course.oracles_seen):
             return Ending(Verdict.PASSED, judgement.reason)
@@ -287,10 +295,27 @@ class Explorer:
             f"never held{unmet}",
         )
 
+    def _confirm(self, run: Run, ending: Ending) -> tuple[Ending, Reproduction | None]:
+        """An app defect fails the item once a replay of its way from a fresh launch shows it again
+        (`confirm.py`); one that does not show again leaves the item inconclusive, its evidence kept."""
+        if ending.verdict is not Verdict.FAILED or not ending.findings or self.settings.confirm < 1:
+            return ending, None
+        if ending.at_step == NO_STEP:  # a done-when no element of any screen names: nothing to replay
+            reason = f"{ending.reason} (not replayed: no step of the run names it)"
+            return replace(ending, reason=reason), None
+        reset = resets_data(run.target, self.device)
+        confirmer = Confirmer(self.device, self.diagnostics, run, self._perceive, reset)
+        found = confirmer.confirm(ending, self.settings.confirm)
+        if found.confirmed:
+            return replace(ending, reason=f"{ending.reason} ({found.figures})"), found
+        misses = "; ".join(found.misses)
+        reason = f"{found.figures} ({misses}): the run saw {ending.reason}"
+        return replace(ending, verdict=Verdict.INCONCLUSIVE, reason=reason), found
+
     def _act(self, run: Run, choice: Choice, arrival: Arrival, ctx: StepContext) -> Attempt:
         """Carry out what was chosen, unless it was denied. An action the screen cannot take (an unknown
         mark) is a failed step, its outcome fed back to the brain, not the end of the run."""
-        error = choice.error
+        error, screen = choice.error, arrival.seen.screen
         if not (choice.denial or error):
             assert choice.taken.action is not None
             target = run.target
@@ -302,13 +327,14 @@ class Explorer:
                     package=target.package,
                     activity=target.launch_activity,
                 )
+                run.moved(Move.of(ctx.step, choice.taken.action, screen, choice.words, arrival.state.key))
                 # Until the UI is idle (a real device's action waited already).
                 settle_after_action(self.device)
                 if self.settings.settle_seconds:  # fairy_settle_seconds: an extra pause after that, default 0
                     time.sleep(self.settings.settle_seconds)
             except ActionError as exc:
                 error = str(exc)
-        screen, warning = arrival.seen.screen, ctx.warning
+        warning = ctx.warning
         record = StepRecord(
             step=ctx.step,
             state=arrival.state.name,
@@ -335,8 +361,11 @@ def never_saw(run: Run, unmet: Sequence[str]) -> Ending:
     """The reachable part of the app is exhausted and the done-when oracles never held: an app defect,
     with the step where the expected thing should have happened as its evidence."""
     target = run.target
-    finding = run.coverage.never_saw(unmet, [*unmet, *target.done_hints, target.goal])
-    return Ending(Verdict.FAILED, finding.message, (finding,))
+    words = [*unmet, *target.done_hints, target.goal]
+    finding = run.coverage.never_saw(unmet, words)
+    nearest = run.coverage.nearest(words)
+    step = nearest.step if nearest is not None else NO_STEP
+    return Ending(Verdict.FAILED, finding.message, (finding,), Proof.NEVER_SEEN, step)
 
 
 def resets_data(target: Target, device: Device) -> bool:

@@ -11,6 +11,7 @@ from typing import Protocol
 
 from pytest_fairy.explore.decisions import Origin, Plan, Usage
 from pytest_fairy.explore.oracles import Finding
+from pytest_fairy.explore.reproduction import Reproduction
 from pytest_fairy.explore.screenshot import NO_SCREENSHOT, StepScreenshot
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.tree import FeatureTree
@@ -71,6 +72,8 @@ class Exploration:
     # a budget ran out.
     final_state: str = ""
     final_screenshot: StepScreenshot = NO_SCREENSHOT
+    # An app defect's confirmation: the way replayed, how often it reproduced, the exports written of it.
+    reproduction: Reproduction | None = None
 
     def figures(self) -> str:
         """One line for the terminal summary."""

@@ -14,6 +14,7 @@ from pytest_fairy.explore.decisions import OutcomeKind, Plan, StepContext, Usage
 from pytest_fairy.explore.families import Families
 from pytest_fairy.explore.guard import GuardVerdict, LoopGuard, VerdictKind
 from pytest_fairy.explore.mission import Mission
+from pytest_fairy.explore.reproduction import Move
 from pytest_fairy.explore.state import StateId, layout_of
 from pytest_fairy.explore.step import MOVED, Arrival, Course, Ending, Reading, outcome_of
 from pytest_fairy.explore.target import Target
@@ -56,6 +57,9 @@ class Run:
         # how many states were known then: the same screen with nothing new found since gets the same
         # answer (a queued plan can pass one several times), but new ground may change the judge's mind.
         self._judged: set[tuple[str, str, int]] = set()
+        # Every action carried out, by step: the ways a defect's confirmation replays (`reproduction`).
+        self.moves: dict[int, Move] = {}
+        self.idle: set[int] = set()  # the steps whose action changed nothing
         # How much of the app's log the oracles have read, and how it began (to know it only grew).
         self._log_read = 0
         self._log_head = ""
@@ -79,6 +83,9 @@ class Run:
         self._known(name)
         self.tree.focus(name)
 
+    def moved(self, move: Move) -> None:
+        self.moves[move.step] = move
+
     def arrive(self, seen: Perception, state: StateId, course: Course) -> Arrival:
         """Record in the tree the screen the course's last action led to (a page of a known layout as its
         family's state, see `families`); say what that action did."""
@@ -97,6 +104,8 @@ class Run:
         screen = seen.screen
         self.coverage.saw(state, screen, in_app=screen.package == self.target.package or screen.has_dialog)
         if attempt is not None and outcome is not None:
+            if outcome.kind is OutcomeKind.NO_CHANGE:
+                self.idle.add(course.steps)
             self.coverage.acted(course.steps, attempt.state, attempt.key, attempt.action, outcome, state)
         return Arrival(seen, state, course.steps, change, outcome, attempt)
 

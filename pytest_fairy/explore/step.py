@@ -27,6 +27,7 @@ from pytest_fairy.explore.guard import Escape, GuardVerdict
 from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.oracles import Finding, Observation, defects, done
 from pytest_fairy.explore.record import StepRecord
+from pytest_fairy.explore.reproduction import Proof
 from pytest_fairy.explore.state import StateId
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.tree import RecordResult
@@ -45,14 +46,21 @@ class Ending:
     verdict: Verdict
     reason: str
     findings: tuple[Finding, ...] = ()
+    # An app defect's: how it was seen, and the step whose action showed it (0: the first screen), so a
+    # replay knows what to do and what to look for (`confirm.py`).
+    proof: Proof = Proof.ORACLES
+    at_step: int = 0
 
 
-def defect(judgement: Judgement) -> Ending:
-    """The judge saw an app defect and backs it with evidence: the item fails with it."""
+def defect(judgement: Judgement, step: int) -> Ending:
+    """The judge saw an app defect on the screen `step` led to, and backs it with evidence: the item
+    fails with it, once a replay reaches that screen again."""
     return Ending(
         Verdict.FAILED,
         "; ".join(f.message for f in judgement.findings) or judgement.reason,
         judgement.findings,
+        Proof.SCREEN,
+        step,
     )
 
 

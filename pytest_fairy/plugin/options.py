@@ -70,6 +70,10 @@ class FairyConfig:
         return self.device.matrix
 
 
+# Replays of an app defect's way before the item fails on it.
+DEFAULT_CONFIRM = 1
+
+
 def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("fairy", "pytest_fairy: LLM-driven GUI exploration")
     group.addoption(
@@ -109,6 +113,14 @@ def add_options(parser: pytest.Parser) -> None:
         help="cap every feature at N exploration steps (overrides the specs' max_steps)",
     )
     group.addoption(
+        "--fairy-confirm",
+        dest="fairy_confirm",
+        type=int,
+        metavar="N",
+        help="replay an app defect's shortest way from a fresh launch N times before the item fails on it; "
+        "one that does not show again is inconclusive (0: fail on what was seen once; default: 1)",
+    )
+    group.addoption(
         "--fairy-artifacts",
         dest="fairy_artifacts",
         metavar="DIR",
@@ -132,6 +144,7 @@ def add_options(parser: pytest.Parser) -> None:
         "for every action; default: the brain's, 5 for claude)",
         default="",
     )
+    parser.addini("fairy_confirm", "replays confirming an app defect (see --fairy-confirm)", default="")
     parser.addini("fairy_artifacts", "artifacts folder (see --fairy-artifacts)", default="")
     parser.addini(
         "fairy_artifacts_policy", "step screenshots kept (see --fairy-artifacts-policy)", default=""
@@ -228,6 +241,11 @@ def read_config(config: pytest.Config) -> FairyConfig:
     queued = _int_ini(config, "fairy_max_queued_actions")
     if queued is not None and queued < 0:
         raise pytest.UsageError(f"ini key fairy_max_queued_actions: expected 0 or more, got {queued}")
+    confirm = option.fairy_confirm
+    if confirm is None:
+        confirm = _int_ini(config, "fairy_confirm")
+    if confirm is not None and confirm < 0:
+        raise pytest.UsageError(f"--fairy-confirm must be 0 or more, got {confirm}")
     artifacts = Path(option.fairy_artifacts or config.getini("fairy_artifacts") or ".fairy")
     if not artifacts.is_absolute():
         artifacts = config.rootpath / artifacts
@@ -254,6 +272,7 @@ def read_config(config: pytest.Config) -> FairyConfig:
             llm_long_edge=_int_ini(config, "fairy_llm_long_edge") or 1024,
             # A fixed pause no more: devices settle by evidence (devices/settle.py); this is a floor on top.
             settle_seconds=_seconds(config, "fairy_settle_seconds", DEFAULT_SETTLE_FLOOR),
+            confirm=DEFAULT_CONFIRM if confirm is None else confirm,
         ),
         replay=read_replay_settings(config, artifacts / "cache"),
     )

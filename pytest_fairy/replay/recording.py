@@ -26,11 +26,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from pytest_fairy.errors import UsageError
-from pytest_fairy.explore.action import NEEDS_MARK, Action, ActionKind, Direction
 from pytest_fairy.explore.decisions import Assessment, Decision, Judgement, Plan
 from pytest_fairy.explore.oracles import Finding
+from pytest_fairy.explore.recorded_action import RecordedAction
 from pytest_fairy.explore.target import Target
-from pytest_fairy.perception.screen import Mark, Screen
+from pytest_fairy.perception.screen import Screen
 
 SCHEMA = "pytest_fairy.decisions"
 SCHEMA_VERSION = 1
@@ -66,45 +66,6 @@ def target_digest(target: Target) -> str:
 
 def story_digest(story: str) -> str:
     return hashlib.blake2b(story.encode("utf-8"), digest_size=8).hexdigest()
-
-
-@dataclass(frozen=True, slots=True)
-class RecordedAction:
-    kind: str
-    ref: str = ""
-    label: str = ""
-    mark: int | None = None  # a hint for readers; replay resolves `ref` on the current screen
-    text: str | None = None
-    direction: str | None = None
-
-    @classmethod
-    def of(cls, action: Action, screen: Screen) -> RecordedAction:
-        target = action.target(screen)
-        return cls(
-            kind=action.kind.value,
-            ref=target.ref if target else "",
-            label=target.label if target else "",
-            mark=action.mark,
-            text=action.text,
-            direction=action.direction.value if action.direction else None,
-        )
-
-    def resolve(self, screen: Screen) -> Action | None:
-        """The action on `screen`: its element found by ref, else by a label only one mark has; None
-        when the element is not there (the screen is not the one this was recorded on)."""
-        kind = ActionKind(self.kind)
-        mark: Mark | None = None
-        if self.ref:
-            mark = screen.marks_by_ref.get(self.ref)
-            if mark is None and self.label:
-                same = [m for m in screen.marks if m.label == self.label]
-                mark = same[0] if len(same) == 1 else None
-            if mark is None:
-                return None
-        elif kind in NEEDS_MARK:
-            return None
-        direction = Direction(self.direction) if self.direction else None
-        return Action(kind, mark.number if mark else None, self.text, direction)
 
 
 @dataclass(frozen=True, slots=True)

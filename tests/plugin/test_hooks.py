@@ -85,7 +85,7 @@ def pytest_fairy_check(item, observation):
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
-            "*app defect: the delivery-time dialog must not ask",
+            "*app defect: the delivery-time dialog must not ask (reproduced 2/2 in * step*)",
             "(seen after step *: see the report step '* 麦乐送 → 麦乐送 [[]state_productmdslist_*+dlg_*[]]')",
             "state_productmdslist_*+dlg_*",  # the evidence
         ]

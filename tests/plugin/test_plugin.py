@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_fairy.plugin.options import read_config
 from tests.specs import CHECK_FOR_UPDATES, DELIVERY_TIME, FOOD_APP_BLOCK, NOTES_APP_BLOCK, UNREACHABLE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,6 +158,7 @@ def test_broken_app_model_is_the_specs_collection_error(suite: pytest.Pytester) 
             "*--fairy-device emulator-5554: no adb server answers at 127.0.0.1:1*",
         ),
         (["--fairy-max-steps", "0"], "*--fairy-max-steps must be at least 1*"),
+        (["--fairy-confirm", "-1"], "*--fairy-confirm must be 0 or more, got -1"),
     ],
 )
 def test_bad_options_are_usage_errors(
@@ -167,6 +169,15 @@ def test_bad_options_are_usage_errors(
     result = suite.runpytest(*args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"ERROR: {message}"])
+
+
+def test_confirm_option_sets_the_replays_of_a_defect(suite: pytest.Pytester) -> None:
+    write(suite, "test_food.yaml", FOOD_SPEC)
+    config = suite.parseconfig("--fairy-confirm", "3")
+    assert read_config(config).explorer.confirm == 3
+    suite.makeini("[pytest]\nfairy_confirm = 0\n")
+    assert read_config(suite.parseconfig()).explorer.confirm == 0
+    assert read_config(suite.parseconfig("--fairy-confirm", "2")).explorer.confirm == 2  # the option wins
 
 
 def test_max_steps_option_overrides_the_spec(suite: pytest.Pytester) -> None:

@@ -1,0 +1,177 @@
+"""Confirming an app defect: replay the way to it from a fresh launch, without the brain, and see it again.
+
+An LLM explorer wanders, and a defect it saw once may have needed the wandering, or luck. Before an item
+fails, the defect's way (`reproduction.ways_to`: the shortest known path, else the run's own walk) is
+replayed on the device: the app relaunched as the item started (its data reset when the item's was),
+each move done on the element it was done on (found by ref; an element no longer there is a miss: the
+way does not lead where it did). What counts as "seen again" depends on how the run saw
+it (`Proof`): the oracles' kind of finding again (a crash, an ANR, a must-not condition, a project
+check); for a judge's finding, the very screen it judged (the judge is not asked again); for a done-when
+never seen, the same step leading to the same screen with the done-when still unmet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pytest_fairy.devices.protocol import Device, Diagnostics, clear_app_data, settle_after_action
+from pytest_fairy.errors import FairyError
+from pytest_fairy.explore.action import ActionError, perform
+from pytest_fairy.explore.oracles import Observation
+from pytest_fairy.explore.reproduction import Move, Proof, Reproduction, Way, ways_to
+from pytest_fairy.explore.run import Run
+from pytest_fairy.explore.state import StateId, identify, layout_of
+from pytest_fairy.explore.step import Ending, read_oracles
+from pytest_fairy.perception.perceive import Perception
+
+# The ways tried: the shortest known one, then the run's own walk (`reproduction.ways_to`).
+WAYS = 2
+# Looks at the screen after the way's last move before saying the defect did not show (an ANR's dialog,
+# a crash's, may come a moment after the action that caused it).
+CONFIRM_LOOKS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    reproduced: bool
+    why: str = ""  # what happened instead, when it did not reproduce
+
+
+@dataclass(frozen=True)
+class Confirmer:
+    """Replays ways on one device for one run; `perceive` looks at the screen as the explorer does."""
+
+    device: Device
+    diagnostics: Diagnostics
+    run: Run
+    perceive: Callable[[], Perception]
+    reset_data: bool
+
+    def confirm(self, ending: Ending, times: int) -> Reproduction:
+        """Replay the defect of `ending` up to `times` times on the first way that reproduces it: the
+        shortest known way, and when its first replay misses, the run's own walk."""
+        misses: list[str] = []
+        made = 0
+        tried: Way | None = None
+        for which in range(WAYS):
+            first = self._replay(ending, which)
+            if first is None:  # no such way from where the app starts
+                continue
+            way, replay = first
+            tried, made = tried or way, made + 1
+            if not replay.reproduced:
+                misses.append(f"{way.how} ({len(way)} steps): {replay.why}")
+                continue
+            replays = [replay]
+            for _ in range(times - 1):
+                again = self._replay(ending, which)
+                replays.append(again[1] if again is not None else Replay(False, "no way from the start"))
+            misses += [f"replay {i}: {r.why}" for i, r in enumerate(replays, 1) if not r.reproduced]
+            return self._reproduction(ending, way, times, sum(r.reproduced for r in replays), misses)
+        if tried is None:
+            misses.append(f"no way to replay step {ending.at_step}: its action was not carried out")
+        return self._reproduction(ending, tried or Way((), "", "none"), made, 0, misses)
+
+    def _reproduction(
+        self, ending: Ending, way: Way, tries: int, reproduced: int, misses: list[str]
+    ) -> Reproduction:
+        target = self.run.target
+        return Reproduction(
+            package=target.package,
+            activity=target.launch_activity,
+            reset_data=self.reset_data,
+            finding=ending.findings[0],
+            way=way,
+            tries=tries,
+            reproduced=reproduced,
+            done_when=tuple(self.run.mission.done_when),
+            misses=tuple(misses),
+        )
+
+    def _replay(self, ending: Ending, which: int) -> tuple[Way, Replay] | None:
+        """Launch the app, find way number `which` from the screen it starts on (a phone whose data is
+        kept may start signed in, where the run started at the login), and replay it; None when there is
+        no such way."""
+        try:
+            self._launch()
+            ways = self._ways(ending, self._state(self.perceive()).key)
+        except FairyError as exc:
+            return Way((), "", "none"), Replay(False, exc.as_reason())
+        if which >= len(ways):
+            return None
+        way = ways[which]
+        try:
+            for i, move in enumerate(way.moves, start=1):
+                miss = self._move(move, i, len(way))
+                if miss:
+                    return way, Replay(False, miss)
+            return way, self._look(way, ending)
+        except FairyError as exc:
+            return way, Replay(False, exc.as_reason())
+
+    def _ways(self, ending: Ending, start: str) -> list[Way]:
+        if ending.at_step == 0:  # on the first screen: a fresh launch is the whole way
+            return [Way((), start, "a fresh launch")]
+        return ways_to(self.run.tree, self.run.moves, ending.at_step, self.run.idle, start=start)
+
+    def _launch(self) -> None:
+        target, device = self.run.target, self.device
+        if self.reset_data:
+            clear_app_data(device, target.package)
+        device.stop(target.package)
+        self.diagnostics.clear_logcat()
+        device.launch(target.package, target.launch_activity)
+
+    def _move(self, move: Move, i: int, n: int) -> str:
+        """Do `move` on the element it was done on; what went wrong instead, else "". The screen need not
+        be the very state it was taken on (a page may show a line more after a note was saved on the way):
+        its element being there is what a person replaying the steps would check."""
+        seen = self.perceive()
+        action = move.action.resolve(seen.screen)
+        if action is None:
+            state = self._state(seen)
+            what = move.action.label or move.action.ref
+            return f"step {i}/{n} ({move.words}): '{what}' is not on {state.name}, where the replay was"
+        target = self.run.target
+        try:
+            perform(self.device, action, seen.screen, package=target.package, activity=target.launch_activity)
+        except ActionError as exc:
+            return f"step {i}/{n} ({move.words}): {exc}"
+        settle_after_action(self.device)
+        return ""
+
+    def _look(self, way: Way, ending: Ending) -> Replay:
+        """Whether the defect shows after the way's last move, as `ending.proof` says it must."""
+        target, mission = self.run.target, self.run.mission
+        kinds = {f.kind for f in ending.findings}
+        why = ""
+        for _ in range(CONFIRM_LOOKS):
+            seen = self.perceive()
+            state = self._state(seen)
+            log = self.diagnostics.logcat()
+            reading = read_oracles(mission, target, Observation(seen.screen, log, state.name))
+            match ending.proof:
+                case Proof.ORACLES:
+                    if kinds & {f.kind for f in reading.findings}:
+                        return Replay(True)
+                    why = f"no {' / '.join(sorted(kinds))} this time (the replay reached {state.name})"
+                case Proof.SCREEN:
+                    if state.key == way.expected:
+                        return Replay(True)
+                    why = f"the replay reached {state.name}, not {self._name(way.expected)}"
+                case Proof.NEVER_SEEN:
+                    if reading.met:
+                        return Replay(False, f"the done-when conditions held this time, on {state.name}")
+                    if state.key == way.expected:
+                        return Replay(True)
+                    why = f"the last step led to {state.name}, not {self._name(way.expected)}"
+            settle_after_action(self.device)
+        return Replay(False, why)
+
+    def _state(self, seen: Perception) -> StateId:
+        return self.run.families.canonical(identify(seen.screen), layout_of(seen.screen))
+
+    def _name(self, key: str) -> str:
+        info = self.run.tree.states.get(key)
+        return info.name if info is not None else key
