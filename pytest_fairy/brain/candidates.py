@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Set
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 
 from pytest_fairy.explore.action import Action, ActionKind, Direction
@@ -23,6 +23,7 @@ from pytest_fairy.perception.refs import family, list_row
 from pytest_fairy.perception.relevance import overlap, tokens
 from pytest_fairy.perception.screen import Mark, Screen
 from pytest_fairy.spec.risk import risky_category
+from pytest_fairy.spec.secrets import placeholder
 
 # A list is scrolled until a scroll moves nothing (its end); this many scrolls of one list on one page at
 # most, whatever happens: a feed that never ends is not scrolled for ever (the step budget ends it first).
@@ -75,6 +76,14 @@ PLAUSIBLE_VALUES = (
     (("address", "地址"), "上海市黄浦区人民大道 1 号"),
 )
 DEFAULT_TEXT = "测试内容 test input"
+# Fields that ask for one of the spec's secrets (None: a password field), and the words its name holds.
+SECRET_FIELDS: tuple[tuple[tuple[str, ...] | None, tuple[str, ...]], ...] = (
+    (None, ("PASSWORD", "PASSWD", "PWD", "PASS")),
+    (
+        ("user", "account", "账号", "用户", "phone", "手机", "email", "邮箱", "login"),
+        ("USER", "ACCOUNT", "LOGIN", "EMAIL", "PHONE", "NAME"),
+    ),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,9 +306,21 @@ def _leaves(mark: Mark) -> bool:
 
 def _plausible_text(mark: Mark, target: Target) -> str:
     hint = f"{mark.node.resource_id} {mark.node.text} {mark.node.content_desc}".lower()
+    if (secret := _secret_for(mark, hint, target.secrets)) is not None:
+        return placeholder(secret)  # the device seam types its value
     if mark.node.password:
         return "Passw0rd!"
     for words, value in PLAUSIBLE_VALUES:
         if any(word in hint for word in words):
             return value or (target.feature.split() or ["test"])[0]
     return DEFAULT_TEXT
+
+
+def _secret_for(mark: Mark, hint: str, secrets: Sequence[str]) -> str | None:
+    """The spec's secret a field asks for: a password field the secret named like a password, an account
+    field (user, name, phone, email) the one named like an account."""
+    for words, names in SECRET_FIELDS:
+        asked = mark.node.password if words is None else any(word in hint for word in words)
+        if asked:
+            return next((s for s in secrets if any(n in s.upper() for n in names)), None)
+    return None

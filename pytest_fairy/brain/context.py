@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import io
 import re
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from string import Template
@@ -31,6 +32,7 @@ from pytest_fairy.explore.decisions import Plan, StepContext
 from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Screen
 from pytest_fairy.perception.som import colour_legend
+from pytest_fairy.spec.secrets import placeholder
 
 Block = dict[str, Any]
 CUT_MARK = "\n[... cut]"
@@ -135,6 +137,7 @@ class MessageBuilder:
             "start": target.start or NONE,
             "done_hints": listing(target.done_hints),
             "max_steps": target.max_steps,
+            "secrets": secrets_line(target.secrets),
         }
 
     def _plan(self, plan: Plan, memory: RunMemory) -> dict[str, object]:
@@ -208,3 +211,11 @@ _BLANK_RUN = re.compile(r"\n{3,}")
 def _text(text: str) -> Block:
     """A text block; the blank lines left by empty optional sections are collapsed to one."""
     return {"type": "text", "text": _BLANK_RUN.sub("\n\n", text)}
+
+
+def secrets_line(names: Sequence[str]) -> str:
+    """The Target section's line on the spec's secrets, "" without any: the brain types placeholders."""
+    if not names:
+        return ""
+    shown = ", ".join(f"`{placeholder(n)}`" for n in names)
+    return f"\n- Secrets: type {shown} exactly so; the harness types the real values (never guess one)"

@@ -124,6 +124,16 @@ class AppData(Protocol):
     def clear_app_data(self, package: str) -> None: ...
 
 
+@runtime_checkable
+class AppSnapshots(Protocol):
+    """A device that can keep an app's data and put it back (the virtual device): a login reached once
+    is the start of every item after it, however each item's reset goes."""
+
+    def save_app_data(self, package: str) -> object: ...
+
+    def restore_app_data(self, package: str, data: object) -> None: ...
+
+
 def clear_app_data(device: Device, package: str) -> None:
     """Clear `package`'s data on `device`; a device that cannot is a usage error (the spec asked)."""
     if not isinstance(device, AppData):

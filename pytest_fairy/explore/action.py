@@ -13,6 +13,7 @@ from enum import StrEnum
 from pytest_fairy.devices.protocol import Device, Key
 from pytest_fairy.errors import FairyError
 from pytest_fairy.perception.screen import Mark, Screen
+from pytest_fairy.spec.secrets import NO_SECRETS, Secrets
 
 
 class ActionKind(StrEnum):
@@ -109,8 +110,17 @@ SWIPE_FRACTION = 0.8
 SWIPE_SECONDS = 0.3
 
 
-def perform(device: Device, action: Action, screen: Screen, *, package: str, activity: str | None) -> None:
-    """Carry out `action` on `device`. Raises ActionError for a bad decision, DeviceError for the device."""
+def perform(
+    device: Device,
+    action: Action,
+    screen: Screen,
+    *,
+    package: str,
+    activity: str | None,
+    secrets: Secrets = NO_SECRETS,
+) -> None:
+    """Carry out `action` on `device`. Raises ActionError for a bad decision, DeviceError for the device.
+    Text typed with a secret's placeholder (`{{SHOP_PASSWORD}}`) is typed as its value: here only."""
     target = action.target(screen)
     match action.kind:
         case ActionKind.TAP:
@@ -122,7 +132,7 @@ def perform(device: Device, action: Action, screen: Screen, *, package: str, act
         case ActionKind.TYPE:
             assert target is not None and action.text is not None
             device.tap(*target.center)
-            device.type_text(action.text)
+            device.type_text(secrets.reveal(action.text))
         case ActionKind.SCROLL:
             device.swipe(*_swipe_for(action.direction or Direction.DOWN, target, device), SWIPE_SECONDS)
         case ActionKind.BACK:

@@ -3,10 +3,15 @@ budgets) and its `Mission` (what decides the verdict, which risky actions it may
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
+from pytest_fairy.explore.decisions import Brain
+from pytest_fairy.explore.login import LOGIN_FEATURE, Login
 from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.policy import RiskPolicy
 from pytest_fairy.explore.target import Target
 from pytest_fairy.spec.model import Feature, OracleKind, Spec
+from pytest_fairy.spec.secrets import Secrets, as_placeholders
 
 # Done-when texts worth steering towards: the offline brain scores elements that mention them higher.
 HINT_KINDS = frozenset({OracleKind.VISIBLE, OracleKind.CHECKED})
@@ -34,6 +39,7 @@ def target_of(spec: Spec, feature: Feature, *, max_steps: int | None = None) -> 
         token_budget=settings.budget.tokens,
         cost_budget=settings.budget.cost_usd,
         reset=settings.reset.value if settings.reset is not None else None,
+        secrets=spec.login.secrets if spec.login is not None else (),
     )
 
 
@@ -45,3 +51,27 @@ def mission_of(spec: Spec, feature: Feature) -> Mission:
         must_not=feature.must_not,
         policy=RiskPolicy(allowed=settings.allow, forbidden=settings.forbid, extra_words=spec.risky_words),
     )
+
+
+def login_of(spec: Spec, secrets: Secrets, brain: Callable[[Sequence[str]], Brain]) -> Login | None:
+    """The spec's login, ready to sign in: its steps (or goal) with placeholders for the secrets; `brain`
+    makes the brain that signs in from the steps (empty for a goal: the run's own kind of brain)."""
+    login = spec.login
+    if login is None:
+        return None
+    steps = tuple(as_placeholders(line) for line in login.steps)
+    goal = as_placeholders(login.goal) or "sign in: " + "; ".join(steps)
+    target = Target(
+        app_name=spec.app.name,
+        package=spec.app.package,
+        feature=LOGIN_FEATURE,
+        goal=goal,
+        description=spec.app.description,
+        launch_activity=spec.app.launch_activity,
+        done_hints=tuple(o.value for o in login.done_when if o.kind in HINT_KINDS and o.value),
+        max_steps=login.max_steps,
+        reset="none",  # the launch before it reset the app already
+        secrets=login.secrets,
+    )
+    policy = RiskPolicy(extra_words=spec.risky_words)
+    return Login(target, Mission(done_when=login.done_when, policy=policy), lambda: brain(steps), secrets)

@@ -13,17 +13,19 @@ never seen, the same step leading to the same screen with the done-when still un
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from pytest_fairy.devices.protocol import Device, Diagnostics, clear_app_data, settle_after_action
+from pytest_fairy.devices.protocol import Device, Diagnostics, settle_after_action
 from pytest_fairy.errors import FairyError
 from pytest_fairy.explore.action import ActionError, perform
 from pytest_fairy.explore.oracles import Observation
-from pytest_fairy.explore.reproduction import Move, Proof, Reproduction, Way, ways_to
+from pytest_fairy.explore.reproduction import NO_STEP, Move, Proof, Reproduction, Way, ways_to
 from pytest_fairy.explore.run import Run
 from pytest_fairy.explore.state import StateId, identify, layout_of
 from pytest_fairy.explore.step import Ending, read_oracles
+from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.perceive import Perception
+from pytest_fairy.spec.secrets import NO_SECRETS, Secrets
 
 # The ways tried: the shortest known one, then the run's own walk (`reproduction.ways_to`).
 WAYS = 2
@@ -45,8 +47,23 @@ class Confirmer:
     device: Device
     diagnostics: Diagnostics
     run: Run
+    launch: Callable[[], Perception]  # the app started as the item started (`launch.Launcher`)
     perceive: Callable[[], Perception]
     reset_data: bool
+    secrets: Secrets = NO_SECRETS
+
+    def verdict(self, ending: Ending, times: int) -> tuple[Ending, Reproduction | None]:
+        """`ending` (an app defect) as the replays leave it: failed with how often it reproduced, or
+        inconclusive when no replay showed it again, its evidence kept."""
+        if ending.at_step == NO_STEP:  # a done-when no element of any screen names: nothing to replay
+            return replace(
+                ending, reason=f"{ending.reason} (not replayed: no step of the run names it)"
+            ), None
+        found = self.confirm(ending, times)
+        if found.confirmed:
+            return replace(ending, reason=f"{ending.reason} ({found.figures})"), found
+        reason = f"{found.figures} ({'; '.join(found.misses)}): the run saw {ending.reason}"
+        return replace(ending, verdict=Verdict.INCONCLUSIVE, reason=reason), found
 
     def confirm(self, ending: Ending, times: int) -> Reproduction:
         """Replay the defect of `ending` up to `times` times on the first way that reproduces it: the
@@ -94,8 +111,7 @@ class Confirmer:
         kept may start signed in, where the run started at the login), and replay it; None when there is
         no such way."""
         try:
-            self._launch()
-            ways = self._ways(ending, self._state(self.perceive()).key)
+            ways = self._ways(ending, self._state(self.launch()).key)
         except FairyError as exc:
             return Way((), "", "none"), Replay(False, exc.as_reason())
         if which >= len(ways):
@@ -115,14 +131,6 @@ class Confirmer:
             return [Way((), start, "a fresh launch")]
         return ways_to(self.run.tree, self.run.moves, ending.at_step, self.run.idle, start=start)
 
-    def _launch(self) -> None:
-        target, device = self.run.target, self.device
-        if self.reset_data:
-            clear_app_data(device, target.package)
-        device.stop(target.package)
-        self.diagnostics.clear_logcat()
-        device.launch(target.package, target.launch_activity)
-
     def _move(self, move: Move, i: int, n: int) -> str:
         """Do `move` on the element it was done on; what went wrong instead, else "". The screen need not
         be the very state it was taken on (a page may show a line more after a note was saved on the way):
@@ -135,7 +143,14 @@ class Confirmer:
             return f"step {i}/{n} ({move.words}): '{what}' is not on {state.name}, where the replay was"
         target = self.run.target
         try:
-            perform(self.device, action, seen.screen, package=target.package, activity=target.launch_activity)
+            perform(
+                self.device,
+                action,
+                seen.screen,
+                package=target.package,
+                activity=target.launch_activity,
+                secrets=self.secrets,
+            )
         except ActionError as exc:
             return f"step {i}/{n} ({move.words}): {exc}"
         settle_after_action(self.device)
@@ -149,7 +164,7 @@ class Confirmer:
         for _ in range(CONFIRM_LOOKS):
             seen = self.perceive()
             state = self._state(seen)
-            log = self.diagnostics.logcat()
+            log = self.secrets.mask(self.diagnostics.logcat())
             reading = read_oracles(mission, target, Observation(seen.screen, log, state.name))
             match ending.proof:
                 case Proof.ORACLES:

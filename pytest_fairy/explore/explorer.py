@@ -17,7 +17,6 @@ from pytest_fairy.devices.events import joined, still_running
 from pytest_fairy.devices.protocol import (
     Device,
     Diagnostics,
-    clear_app_data,
     diagnostics_of,
     settle_after_action,
 )
@@ -38,10 +37,12 @@ from pytest_fairy.explore.decisions import (
 from pytest_fairy.explore.families import FAMILY_LIMIT, Families
 from pytest_fairy.explore.guard import GuardLimits, LoopGuard, VerdictKind
 from pytest_fairy.explore.keyguard import unlocked
+from pytest_fairy.explore.launch import Launcher, resets_data
+from pytest_fairy.explore.login import Login
 from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.oracles import Observation
 from pytest_fairy.explore.record import Exploration, StepRecord, StepSink
-from pytest_fairy.explore.reproduction import NO_STEP, Move, Proof, Reproduction
+from pytest_fairy.explore.reproduction import Move, Proof, Reproduction
 from pytest_fairy.explore.run import Run
 from pytest_fairy.explore.screenshot import NO_SCREENSHOT, ScreenshotEncoder
 from pytest_fairy.explore.state import identify
@@ -62,7 +63,7 @@ from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.tree import FeatureStatus
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.perceive import Perception, perceive
-from pytest_fairy.virtual.device import VirtualDevice
+from pytest_fairy.spec.secrets import NO_SECRETS, Secrets
 
 # The reasoning prefixes stay importable from here, where they were before they moved beside `Origin`.
 __all__ = ["ESCAPE_PREFIX", "REPLAY_PREFIX", "RETURN_PREFIX", "Explorer", "ExplorerSettings", "Mission"]
@@ -99,10 +100,14 @@ class Explorer:
         diagnostics: Diagnostics | None = None,
         clock: Clock = time.monotonic,
         screenshots: ScreenshotEncoder | None = None,
+        login: Login | None = None,
+        secrets: Secrets | None = None,
     ) -> None:
         """`diagnostics` default to the device's own (the app's log for crash and ANR oracles); `clock`
         times the wall-time budget and the result (a test may pass a fake one); `screenshots` encodes the
-        step screenshots off the loop (default: WebP on one background thread)."""
+        step screenshots off the loop (default: WebP on one background thread); `login` signs in before
+        each item whose first screen is not signed in; `secrets` (default: the login's) are typed by
+        placeholder and masked in everything read back from the device."""
         self.device = device
         self.diagnostics = diagnostics if diagnostics is not None else diagnostics_of(device)
         self.brain = brain
@@ -110,6 +115,8 @@ class Explorer:
         self.sinks = list(sinks)
         self.clock = clock
         self.screenshots = screenshots or ScreenshotEncoder()
+        self.secrets = secrets or (login.secrets if login is not None else NO_SECRETS)
+        self.launcher = Launcher(self.device, self.diagnostics, self._perceive, login, self._sign_in)
 
     def explore(self, target: Target, mission: Mission | None = None) -> Exploration:
         mission = mission or Mission()
@@ -186,14 +193,10 @@ class Explorer:
                 self._tell(course.awaiting.record)
 
     def _begin(self, run: Run) -> Perception:
-        """Launch the app afresh, look at its first screen, and have the brain plan the feature there."""
+        """Launch the app afresh (signed in, where the spec has a login), look at its first screen, and
+        have the brain plan the feature there."""
         target = run.target
-        if resets_data(target, self.device):
-            clear_app_data(self.device, target.package)  # the item starts from a fresh app, in any order
-        self.device.stop(target.package)
-        self.diagnostics.clear_logcat()
-        self.device.launch(target.package, target.launch_activity)
-        seen = self._perceive()
+        seen = self.launcher.launch(target)
         run.planned(self.brain.plan(target, seen.screen, seen.som.llm_jpeg))
         for sink in self.sinks:
             sink.start(target, run.plan)
@@ -201,11 +204,28 @@ class Explorer:
 
     def _perceive(self) -> Perception:
         # A phone that locked itself is unlocked where a swipe lock allows, else the item is inconclusive.
-        return unlocked(self.device, lambda: perceive(self.device, llm_long_edge=self.settings.llm_long_edge))
+        def look() -> Perception:
+            return perceive(self.device, llm_long_edge=self.settings.llm_long_edge, secrets=self.secrets)
+
+        return unlocked(self.device, look)
+
+    def _sign_in(self, login: Login) -> Exploration:
+        """The login explored by an explorer of its own (no sinks: its steps are not the item's)."""
+        settings = replace(self.settings, confirm=0)
+        inner = Explorer(
+            self.device,
+            login.brain(),
+            settings=settings,
+            diagnostics=self.diagnostics,
+            clock=self.clock,
+            screenshots=self.screenshots,
+            secrets=self.secrets,
+        )
+        return inner.explore(login.target, login.mission)
 
     def _observe(self, run: Run, arrival: Arrival) -> Observation:
         """What the oracles look at: the screen, and the app's log, read on from where they stopped."""
-        log = self.diagnostics.logcat()
+        log = self.secrets.mask(self.diagnostics.logcat())
         return Observation(arrival.seen.screen, log, arrival.state.name, log_from=run.unread_log(log))
 
     def _report(self, course: Course, arrival: Arrival) -> Course:
@@ -278,7 +298,7 @@ class Explorer:
             return Ending(Verdict.PASSED, judgement.reason)
         missing = bool(done_when) and not course.oracles_seen
         if missing and not run.coverage.left():
-            return never_saw(run, ctx.unmet_oracles)
+            return run.never_saw(ctx.unmet_oracles)
         unmet = f"; never saw: {'; '.join(ctx.unmet_oracles)}{run.untried()}" if missing else ""
         if judgement.says_continue:
             # The brain's "done" is a claim, not evidence: with the judge saying there is more, the run
@@ -296,21 +316,19 @@ class Explorer:
         )
 
     def _confirm(self, run: Run, ending: Ending) -> tuple[Ending, Reproduction | None]:
-        """An app defect fails the item once a replay of its way from a fresh launch shows it again
-        (`confirm.py`); one that does not show again leaves the item inconclusive, its evidence kept."""
+        """An app defect fails the item once a replay of its way from a fresh launch shows it again."""
         if ending.verdict is not Verdict.FAILED or not ending.findings or self.settings.confirm < 1:
             return ending, None
-        if ending.at_step == NO_STEP:  # a done-when no element of any screen names: nothing to replay
-            reason = f"{ending.reason} (not replayed: no step of the run names it)"
-            return replace(ending, reason=reason), None
-        reset = resets_data(run.target, self.device)
-        confirmer = Confirmer(self.device, self.diagnostics, run, self._perceive, reset)
-        found = confirmer.confirm(ending, self.settings.confirm)
-        if found.confirmed:
-            return replace(ending, reason=f"{ending.reason} ({found.figures})"), found
-        misses = "; ".join(found.misses)
-        reason = f"{found.figures} ({misses}): the run saw {ending.reason}"
-        return replace(ending, verdict=Verdict.INCONCLUSIVE, reason=reason), found
+        confirmer = Confirmer(
+            self.device,
+            self.diagnostics,
+            run,
+            launch=lambda: self.launcher.launch(run.target),
+            perceive=self._perceive,
+            reset_data=resets_data(run.target, self.device),
+            secrets=self.secrets,
+        )
+        return confirmer.verdict(ending, self.settings.confirm)
 
     def _act(self, run: Run, choice: Choice, arrival: Arrival, ctx: StepContext) -> Attempt:
         """Carry out what was chosen, unless it was denied. An action the screen cannot take (an unknown
@@ -326,6 +344,7 @@ class Explorer:
                     arrival.seen.screen,
                     package=target.package,
                     activity=target.launch_activity,
+                    secrets=self.secrets,
                 )
                 run.moved(Move.of(ctx.step, choice.taken.action, screen, choice.words, arrival.state.key))
                 # Until the UI is idle (a real device's action waited already).
@@ -355,25 +374,6 @@ class Explorer:
             screenshot=self.screenshots.submit(arrival.seen.som.full),
         )
         return Attempt(choice.words, choice.key, arrival.state, record, choice.denial, error)
-
-
-def never_saw(run: Run, unmet: Sequence[str]) -> Ending:
-    """The reachable part of the app is exhausted and the done-when oracles never held: an app defect,
-    with the step where the expected thing should have happened as its evidence."""
-    target = run.target
-    words = [*unmet, *target.done_hints, target.goal]
-    finding = run.coverage.never_saw(unmet, words)
-    nearest = run.coverage.nearest(words)
-    step = nearest.step if nearest is not None else NO_STEP
-    return Ending(Verdict.FAILED, finding.message, (finding,), Proof.NEVER_SEEN, step)
-
-
-def resets_data(target: Target, device: Device) -> bool:
-    """Whether the app's data is cleared before the item: as the spec says, else on the virtual device
-    (a test bed, where order-independence costs nothing) and not on a phone (where a login may be wanted)."""
-    if target.reset is not None:
-        return target.reset == "data"
-    return isinstance(device, VirtualDevice)
 
 
 def _take_note(device: object) -> str:

@@ -8,13 +8,15 @@ guard watch it, build the brain's context from it, check the limits - and return
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pytest_fairy.explore.budget import Budget
 from pytest_fairy.explore.coverage import Coverage
 from pytest_fairy.explore.decisions import OutcomeKind, Plan, StepContext, Usage
 from pytest_fairy.explore.families import Families
 from pytest_fairy.explore.guard import GuardVerdict, LoopGuard, VerdictKind
 from pytest_fairy.explore.mission import Mission
-from pytest_fairy.explore.reproduction import Move
+from pytest_fairy.explore.reproduction import NO_STEP, Move, Proof
 from pytest_fairy.explore.state import StateId, layout_of
 from pytest_fairy.explore.step import MOVED, Arrival, Course, Ending, Reading, outcome_of
 from pytest_fairy.explore.target import Target
@@ -174,6 +176,15 @@ class Run:
             )
         spent = self.budget.spent(steps, usage)
         return Ending(Verdict.INCONCLUSIVE, spent + self.untried()) if spent is not None else None
+
+    def never_saw(self, unmet: Sequence[str]) -> Ending:
+        """The reachable part of the app is exhausted and the done-when oracles never held: an app defect,
+        with the step where the expected thing should have happened as its evidence (and its replay)."""
+        words = [*unmet, *self.target.done_hints, self.target.goal]
+        finding = self.coverage.never_saw(unmet, words)
+        nearest = self.coverage.nearest(words)
+        step = nearest.step if nearest is not None else NO_STEP
+        return Ending(Verdict.FAILED, finding.message, (finding,), Proof.NEVER_SEEN, step)
 
     def untried(self) -> str:
         """`; left untried: list rv_goods on 全部商品 not scrolled past 商品 12; ...`; "" when nothing is."""

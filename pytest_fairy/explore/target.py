@@ -25,6 +25,8 @@ class Target:
     cost_budget: float | None = None
     # Clear the app's data before the item ("data"), keep it ("none"), or the device's default (None).
     reset: str | None = None
+    # The spec's secrets, by name: a brain types `{{NAME}}`, the device seam types the value.
+    secrets: tuple[str, ...] = ()
 
     def words(self) -> str:
         """Everything that says what the feature is about, for relevance scoring."""

@@ -26,6 +26,7 @@ from pytest_fairy.plugin.fixtures import (
     fairy_config,
     fairy_device,
     fairy_explorer,
+    fairy_logins,
 )
 from pytest_fairy.plugin.items import SpecFile
 from pytest_fairy.plugin.options import add_options
@@ -39,7 +40,7 @@ from pytest_fairy.plugin.run import RUN_KEY, SESSION_INPUT, FairyRun
 from pytest_fairy.plugin.sinks import write_summary
 
 # pytest registers the fixtures it finds on the entry-point module: these are imported for that.
-__all__ = ["fairy_app_model", "fairy_brain", "fairy_config", "fairy_device", "fairy_explorer"]
+__all__ = ["fairy_app_model", "fairy_brain", "fairy_config", "fairy_device", "fairy_explorer", "fairy_logins"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -1,5 +1,6 @@
 """The fixtures a project's tests and conftest see, a chain users override as playwright-pytest's:
-`fairy_config` -> `fairy_app_model` -> `fairy_device` -> `fairy_brain` -> `fairy_explorer`.
+`fairy_config` -> `fairy_app_model` -> `fairy_device` -> `fairy_brain` -> `fairy_explorer` (with
+`fairy_logins`, the session's sign-ins).
 
 Registered by the entry-point module, which imports them.
 """
@@ -16,6 +17,7 @@ from pytest_fairy.devices.protocol import Device
 from pytest_fairy.explore.decisions import Brain
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.plugin.items import DEVICE_KEY, FEATURE_KEY
+from pytest_fairy.plugin.logins import Logins
 from pytest_fairy.plugin.options import FairyConfig
 from pytest_fairy.plugin.run import RUN_KEY
 from pytest_fairy.plugin.sinks import item_sinks
@@ -70,11 +72,23 @@ def fairy_brain(request: pytest.FixtureRequest, fairy_config: FairyConfig) -> Br
     return brain_with_cache(OfflineBrain(), replay, spec, replays=False)
 
 
+@pytest.fixture(scope="session")
+def fairy_logins(fairy_config: FairyConfig) -> Logins:
+    """The specs' logins: each signs in once per device in the session, and the items of its spec start
+    signed in (`fairy_logins.of(spec)`)."""
+    return Logins(fairy_config)
+
+
 @pytest.fixture
 def fairy_explorer(
-    request: pytest.FixtureRequest, fairy_device: Device, fairy_brain: Brain, fairy_config: FairyConfig
+    request: pytest.FixtureRequest,
+    fairy_device: Device,
+    fairy_brain: Brain,
+    fairy_config: FairyConfig,
+    fairy_logins: Logins,
 ) -> Explorer:
-    """An Explorer on `fairy_device`, recording to the session store (and Allure with --alluredir).
+    """An Explorer on `fairy_device`, recording to the session store (and Allure with --alluredir); for
+    a spec item with a `login:`, signed in before the item starts.
 
     Usable from plain tests::
 
@@ -84,4 +98,6 @@ def fairy_explorer(
     store = request.config.stash[RUN_KEY].store
     store.open_session(devices=list(fairy_config.devices), brain=fairy_config.brain)
     sinks = item_sinks(request.node, fairy_device, fairy_brain)
-    return Explorer(fairy_device, fairy_brain, settings=fairy_config.explorer, sinks=sinks)
+    found = request.node.stash.get(FEATURE_KEY, None)
+    login = fairy_logins.of(found[0]) if found else None
+    return Explorer(fairy_device, fairy_brain, settings=fairy_config.explorer, sinks=sinks, login=login)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from pytest_fairy.errors import UsageError
 from pytest_fairy.explore.briefing import mission_of, target_of
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.verdict import distrust_if_shared
@@ -18,6 +19,7 @@ from pytest_fairy.plugin.run import RUN_KEY
 from pytest_fairy.replay.regression import review
 from pytest_fairy.spec.loader import load_spec
 from pytest_fairy.spec.model import Feature, OracleKind, Spec, SpecError
+from pytest_fairy.spec.secrets import Secrets
 
 # The spec and feature a FeatureItem runs.
 FEATURE_KEY = pytest.StashKey[tuple[Spec, Feature]]()
@@ -36,6 +38,11 @@ class SpecFile(pytest.File):
                 _refuse_ungated(self.path, spec)
         except SpecError as exc:
             raise self.CollectError(str(exc)) from None
+        if spec.login is not None:  # its secrets come from the environment: say now when one is not set
+            try:
+                Secrets.from_env(spec.login.secrets, f"{self.path}:{_line_of(self.path, 'login:')}")
+            except UsageError as exc:
+                raise self.CollectError(str(exc)) from None
         if spec.app.virtual is None and not _has_device_for(run.fairy.devices):
             line = _line_of(self.path, "app:")
             raise self.CollectError(

@@ -25,11 +25,13 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     StringConstraints,
+    model_validator,
 )
 from pydantic_core import PydanticCustomError
 
 from pytest_fairy.errors import UsageError
 from pytest_fairy.spec.risk import CATEGORY_NAME
+from pytest_fairy.spec.secrets import referenced
 from pytest_fairy.spec.wording import shown, suggest
 
 DEFAULT_MAX_STEPS = 30
@@ -255,11 +257,45 @@ class Feature(_Model):
         )
 
 
+LOGIN_MAX_STEPS = 20
+SCRIPT_VERBS = ("tap", "long_tap", "type", "scroll", "back", "enter", "restart")
+
+
+def _script_line(line: Any) -> Any:
+    verb = line.split(maxsplit=1)[0] if isinstance(line, str) and line.strip() else ""
+    if isinstance(line, str) and verb not in SCRIPT_VERBS:
+        raise _fail(f"a login step starts with one of {', '.join(SCRIPT_VERBS)}, got {line!r}")
+    return line
+
+
+class Login(_Model):
+    """The spec's `login:`: how to sign in (`steps`, done in order without a brain, in the scripted
+    brain's words; or a `goal` the brain explores) and how to tell the app is signed in (`done_when`).
+    `${NAME}` in them is an environment variable whose value stays secret (`secrets.py`)."""
+
+    steps: tuple[Annotated[Text, BeforeValidator(_script_line)], ...] = ()
+    goal: str = ""
+    done_when: tuple[DoneCondition, ...] = Field(min_length=1)
+    max_steps: Positive = LOGIN_MAX_STEPS
+
+    @model_validator(mode="after")
+    def _steps_or_goal(self) -> Login:
+        if bool(self.steps) == bool(self.goal.strip()):
+            raise _fail("login needs either 'steps' (done in order) or a 'goal' (explored), not both")
+        return self
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """The environment variables it names: `${SHOP_PASSWORD}` -> SHOP_PASSWORD."""
+        return referenced([*self.steps, self.goal])
+
+
 class Spec(_Model):
     app: App
     defaults: Defaults = Defaults()
     features: tuple[Feature, ...] = Field(min_length=1)
     risky_words: dict[Category, tuple[Text, ...]] = {}
+    login: Login | None = None
 
     _path: Path = PrivateAttr(default=Path("<spec>"))
 

@@ -225,6 +225,19 @@ class VirtualDevice:
 
         self._call("clear_app_data", (package,), "action", clear)
 
+    def save_app_data(self, package: str) -> object:
+        """What `pm clear` would lose, kept: the app's persistent variables (a login)."""
+        return self._call("save_app_data", (package,), "none", lambda: self._engine.saved_data(package))
+
+    def restore_app_data(self, package: str, data: object) -> None:
+        """`pm clear`, then the data kept by `save_app_data` put back: the app as it was then, stopped."""
+
+        def restore() -> None:
+            if package == self.app_model.app.package:
+                self._engine.restore_data(data)
+
+        self._call("restore_app_data", (package,), "action", restore)
+
     def current_app(self) -> AppRef:
         return self._call("current_app", (), "none", lambda: AppRef(*self._engine.current()))
 

@@ -228,5 +228,11 @@ class Engine:
     def clear_data(self) -> None:
         self.app.clear_data()
 
+    def saved_data(self, package: str) -> object:
+        return self.app.saved_data() if package == self.app.model.app.package else {}
+
+    def restore_data(self, data: object) -> None:
+        self.app.restore_data(data)
+
     def screen_for_activity(self, activity: str) -> str | None:
         return self.app.screen_for_activity(activity)

@@ -168,6 +168,18 @@ class AppRuntime:
         self.ui = UiState(self.model.initial_variables())
         self.toasts = []
 
+    def saved_data(self) -> dict[str, Scalar]:
+        """The persistent variables: what the app keeps on disk, `pm clear` clears."""
+        persistent = self.model.persistent_variables()
+        return {k: v for k, v in self.ui.variables.items() if k in persistent}
+
+    def restore_data(self, data: object) -> None:
+        """`pm clear`, then the persistent variables as `saved_data` kept them."""
+        self.clear_data()
+        if isinstance(data, dict):
+            persistent = self.model.persistent_variables()
+            self.ui.variables.update({k: v for k, v in data.items() if k in persistent})
+
     def screen_for_activity(self, activity: str) -> str | None:
         name = self._activity(activity)
         return next((s.id for s in self.model.screens if self._activity(s.activity) == name), None)

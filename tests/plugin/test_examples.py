@@ -35,9 +35,9 @@ def test_example_defects_fail_with_evidence(pytester: pytest.Pytester) -> None:
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
         [
-            "*app defect: app crashed: java.lang.NullPointerException*",
+            "*app defect: app crashed: java.lang.NullPointerException*(reproduced 2/2 in 6 steps)",
             "*FATAL EXCEPTION: main*",
-            "*app defect: app not responding (ANR)*",
+            "*app defect: app not responding (ANR)*(reproduced 2/2 in 6 steps)",
             "*ANR in com.example.notes*",
         ]
     )

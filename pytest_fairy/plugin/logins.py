@@ -1,0 +1,41 @@
+"""The specs' logins of a session: one `Login` per spec, so each signs in once per device and the items
+after it start signed in (`explore/login.py`). Held by the session-scoped `fairy_logins` fixture."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pytest_fairy.brain.offline import OfflineBrain
+from pytest_fairy.brain.scripted import ScriptedBrain
+from pytest_fairy.explore.briefing import login_of
+from pytest_fairy.explore.decisions import Brain
+from pytest_fairy.explore.login import Login
+from pytest_fairy.plugin.options import FairyConfig
+from pytest_fairy.spec.model import Spec
+from pytest_fairy.spec.secrets import Secrets
+
+
+class Logins:
+    def __init__(self, config: FairyConfig) -> None:
+        self.config = config
+        self._by_spec: dict[str, Login | None] = {}
+
+    def of(self, spec: Spec) -> Login | None:
+        """`spec`'s login (None without one), the same object for every item of the spec."""
+        key = str(spec.path)
+        if key not in self._by_spec:
+            login = spec.login
+            secrets = Secrets.from_env(login.secrets, str(spec.path)) if login is not None else Secrets()
+            self._by_spec[key] = login_of(spec, secrets, self._brain)
+        return self._by_spec[key]
+
+    def _brain(self, steps: Sequence[str]) -> Brain:
+        """Steps are done in order by the scripted brain; a goal is explored by the run's kind of brain
+        (no decision cache: the login's decisions are not a feature's)."""
+        if steps:
+            return ScriptedBrain(steps)
+        if self.config.brain == "claude":
+            from pytest_fairy.brain.claude import ClaudeBrain  # imported when needed: the SDK is slow to load
+
+            return ClaudeBrain(self.config.claude_settings())
+        return OfflineBrain()
