@@ -27,9 +27,9 @@ def target_of(spec: Spec, feature: Feature, *, max_steps: int | None = None) -> 
         app_name=spec.app.name,
         package=spec.app.package,
         feature=feature.name,
-        goal=feature.goal,
+        goal=as_placeholders(feature.goal),
         description=spec.app.description,
-        start=feature.start,
+        start=as_placeholders(feature.start),
         launch_activity=spec.app.launch_activity,
         sub_features=tuple(feature.sub_features),
         done_hints=hints,
@@ -39,7 +39,7 @@ def target_of(spec: Spec, feature: Feature, *, max_steps: int | None = None) -> 
         token_budget=settings.budget.tokens,
         cost_budget=settings.budget.cost_usd,
         reset=settings.reset.value if settings.reset is not None else None,
-        secrets=spec.login.secrets if spec.login is not None else (),
+        secrets=spec.secrets,
     )
 
 
@@ -71,7 +71,7 @@ def login_of(spec: Spec, secrets: Secrets, brain: Callable[[Sequence[str]], Brai
         done_hints=tuple(o.value for o in login.done_when if o.kind in HINT_KINDS and o.value),
         max_steps=login.max_steps,
         reset="none",  # the launch before it reset the app already
-        secrets=login.secrets,
+        secrets=spec.secrets,
     )
     policy = RiskPolicy(extra_words=spec.risky_words)
     return Login(target, Mission(done_when=login.done_when, policy=policy), lambda: brain(steps), secrets)

@@ -100,4 +100,7 @@ def fairy_explorer(
     sinks = item_sinks(request.node, fairy_device, fairy_brain)
     found = request.node.stash.get(FEATURE_KEY, None)
     login = fairy_logins.of(found[0]) if found else None
-    return Explorer(fairy_device, fairy_brain, settings=fairy_config.explorer, sinks=sinks, login=login)
+    secrets = fairy_logins.secrets_of(found[0]) if found else None
+    return Explorer(
+        fairy_device, fairy_brain, settings=fairy_config.explorer, sinks=sinks, login=login, secrets=secrets
+    )

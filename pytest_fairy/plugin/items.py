@@ -3,6 +3,7 @@ feature (per feature and device with --fairy-matrix), and the body every feature
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -38,9 +39,9 @@ class SpecFile(pytest.File):
                 _refuse_ungated(self.path, spec)
         except SpecError as exc:
             raise self.CollectError(str(exc)) from None
-        if spec.login is not None:  # its secrets come from the environment: say now when one is not set
+        if spec.secrets:  # they come from the environment: say now when one is not set
             try:
-                Secrets.from_env(spec.login.secrets, f"{self.path}:{_line_of(self.path, 'login:')}")
+                Secrets.from_env(spec.secrets, f"{self.path}:{_secret_line(self.path, spec.secrets)}")
             except UsageError as exc:
                 raise self.CollectError(str(exc)) from None
         if spec.app.virtual is None and not _has_device_for(run.fairy.devices):
@@ -76,6 +77,13 @@ def _line_of(path: Path, start: str) -> int:
     """The line number of the first line of `path` that starts with `start` (1 if none does)."""
     lines = path.read_text(encoding="utf-8").splitlines()
     return next((n for n, text in enumerate(lines, 1) if text.startswith(start)), 1)
+
+
+def _secret_line(path: Path, names: Sequence[str]) -> int:
+    """The line of the first mention of a secret not set in the environment (of the first one, else)."""
+    missing = [n for n in names if not os.environ.get(n)] or list(names)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next((n for n, text in enumerate(lines, 1) if f"${{{missing[0]}}}" in text), 1)
 
 
 def _has_device_for(devices: Sequence[str]) -> bool:

@@ -303,6 +303,13 @@ class Spec(_Model):
     def path(self) -> Path:
         return self._path
 
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """The environment variables the spec names as secrets (`${NAME}`): in its login, and in the
+        features' goals and starts (a coupon code, a card number the feature must type)."""
+        login = [*self.login.steps, self.login.goal] if self.login is not None else []
+        return referenced([*login, *(text for f in self.features for text in (f.goal, f.start))])
+
     def feature(self, name: str) -> Feature:
         for feature in self.features:
             if feature.name == name:

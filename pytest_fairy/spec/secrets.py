@@ -59,8 +59,8 @@ class Secrets:
         if missing:
             shown = ", ".join(f"${n}" for n in missing)
             raise UsageError(
-                f"{where}: the login needs {shown}: set {'it' if len(missing) == 1 else 'them'} in the "
-                "environment (the values never reach the brain, the reports or the caches)"
+                f"{where}: the spec needs {shown}: set {'it' if len(missing) == 1 else 'them'} in the "
+                "environment (secrets: their values never reach the brain, the reports or the caches)"
             )
         return cls({n: env[n] for n in names})
 

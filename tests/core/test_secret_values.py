@@ -45,7 +45,7 @@ def test_masking_leaves_no_value_behind(value: str, around: str) -> None:
 
 
 def test_a_missing_variable_is_named_with_where_it_is_needed() -> None:
-    with pytest.raises(UsageError, match=r"spec.yaml:4: the login needs \$SHOP_PASSWORD: set it"):
+    with pytest.raises(UsageError, match=r"spec.yaml:4: the spec needs \$SHOP_PASSWORD: set it"):
         Secrets.from_env(["SHOP_USER", "SHOP_PASSWORD"], "spec.yaml:4", env={"SHOP_USER": "x"})
 
 

@@ -62,7 +62,7 @@ def test_a_credential_not_in_the_environment_fails_that_spec_s_collection(
     assert result.ret == pytest.ExitCode.INTERRUPTED  # a collection error, as a broken spec
     result.stdout.fnmatch_lines(
         [
-            "*example_login/test_notes_login.yaml:11: the login needs $NOTES_PASSWORD: set it in the environment*"
+            "*example_login/test_notes_login.yaml:14: the spec needs $NOTES_PASSWORD: set it in the environment*"
         ]
     )
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_fairy.explore.briefing import target_of
 from pytest_fairy.spec.loader import load_spec
 from pytest_fairy.spec.model import SpecError
 
@@ -59,3 +60,19 @@ def test_a_broken_login_is_a_spec_error_at_its_line(tmp_path: Path, login: str, 
     with pytest.raises(SpecError, match=message) as caught:
         load_spec(spec_with(tmp_path, login))
     assert caught.value.line >= 4
+
+
+def test_a_feature_may_name_secrets_too_and_its_brain_reads_only_placeholders(tmp_path: Path) -> None:
+    path = tmp_path / "shop.yaml"
+    path.write_text(
+        "app: {name: Shop, package: com.shop}\n"
+        "features:\n"
+        "  - {name: coupon, goal: 'apply the coupon ${SHOP_COUPON} at checkout', start: 'cart of ${SHOP_USER}'}\n",
+        encoding="utf-8",
+    )
+    spec = load_spec(path)
+    assert spec.secrets == ("SHOP_COUPON", "SHOP_USER")
+    target = target_of(spec, spec.features[0])
+    assert target.goal == "apply the coupon {{SHOP_COUPON}} at checkout"
+    assert target.start == "cart of {{SHOP_USER}}"
+    assert target.secrets == ("SHOP_COUPON", "SHOP_USER")
