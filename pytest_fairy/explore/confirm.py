@@ -103,6 +103,8 @@ class Confirmer:
             tries=tries,
             reproduced=reproduced,
             done_when=tuple(self.run.mission.done_when),
+            must_not=tuple(self.run.mission.must_not),
+            proof=ending.proof,
             misses=tuple(misses),
         )
 

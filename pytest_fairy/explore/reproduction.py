@@ -38,12 +38,14 @@ class Proof(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Selector:
     """How a test finds an element with uiautomator (and Maestro): by resource id, text or content
-    description, never by coordinates. `instance` picks among several views that match (0: the first)."""
+    description, never by coordinates. `instance` picks among several views that match (0: the first).
+    `class_name` only for a view with none of the three (uiautomator can use it; Maestro cannot)."""
 
     resource_id: str = ""
     text: str = ""
     description: str = ""
     instance: int = 0
+    class_name: str = ""
 
     def __str__(self) -> str:
         parts = [
@@ -52,6 +54,7 @@ class Selector:
                 ("resourceId", self.resource_id),
                 ("text", self.text),
                 ("description", self.description),
+                ("className", self.class_name),
             )
             if value
         ]
@@ -64,13 +67,15 @@ class Selector:
             (not self.resource_id or node.resource_id == self.resource_id)
             and (not self.text or node.text == self.text)
             and (not self.description or node.content_desc == self.description)
+            and (not self.class_name or node.class_name == self.class_name)
         )
 
 
 def selector_for(node: Node, screen: Screen) -> Selector | None:
     """The simplest selector that finds `node` on `screen`: one attribute if it names only this view,
-    else two together, else the attribute with the view's place among the views it names. None for a
-    view with no id, text or description (a test could only tap its coordinates)."""
+    else two together, else the attribute with the view's place among the views it names. A view with no
+    id, text or description is named by its class and place among the views of that class; None for a
+    view with no class either (a test could only tap its coordinates)."""
     nodes = list(screen.nodes())
     own = [
         Selector(resource_id=node.resource_id) if node.resource_id else None,
@@ -93,6 +98,9 @@ def selector_for(node: Node, screen: Screen) -> Selector | None:
             return Selector(
                 candidate.resource_id, candidate.text, candidate.description, instance=found.index(node)
             )
+    if node.class_name:
+        same = [n for n in nodes if n.class_name == node.class_name]
+        return Selector(class_name=node.class_name, instance=same.index(node))
     return None
 
 
@@ -126,7 +134,7 @@ class Way:
 
     moves: tuple[Move, ...]
     expected: str  # the state's key the last move led to in the run
-    how: str  # "shortest known path" or "the run's own walk"
+    how: str  # "the shortest known path" or "the run's own walk"
 
     def __len__(self) -> int:
         return len(self.moves)
@@ -145,6 +153,8 @@ class Reproduction:
     tries: int  # replays made
     reproduced: int  # replays that showed the defect again
     done_when: tuple[Oracle, ...] = ()
+    must_not: tuple[Oracle, ...] = ()
+    proof: Proof = Proof.ORACLES
     # Why a replay did not reproduce (it left the path, or the defect did not show), one line per replay.
     misses: tuple[str, ...] = ()
 
@@ -187,7 +197,7 @@ def ways_to(
     if shortest is None:
         return [walk]
     steps = [s for t in (*shortest, by_step[defect_step]) for s in _staying(t, by_step, moves, idle)]
-    way = Way(tuple(moves[s] for s in steps), expected, "shortest known path")
+    way = Way(tuple(moves[s] for s in steps), expected, "the shortest known path")
     return [way, walk] if len(way) < len(walk) else [walk]
 
 

@@ -44,6 +44,7 @@ from pytest_fairy.report.allure_environment import (  # noqa: F401 - where reade
     read_properties,
     write_properties,
 )
+from pytest_fairy.report.exports import exports
 from pytest_fairy.report.policy import ArtifactPolicy
 from pytest_fairy.report.screenshots import place
 from pytest_fairy.report.tree_picture import tree_png
@@ -187,6 +188,9 @@ class AllureSink:
                 name=f"finding: {finding.kind}",
                 attachment_type=AttachmentType.TEXT,
             )
+        if result.reproduction is not None:
+            for name, text in exports(result.reproduction, result.target.feature).items():
+                allure.attach(text, name=name, attachment_type=_export_type(name), extension=_extension(name))
         # Figures, excluded from Allure's history id: they change from run to run of the same item.
         figures: dict[str, int | float] = {
             "steps": result.steps,
@@ -351,6 +355,17 @@ def _decision_text(record: StepRecord) -> str:
     if record.device_note:
         lines.append(f"device: {record.device_note}")
     return "\n".join(lines)
+
+
+def _export_type(name: str) -> str:
+    """Shown as text in the report (Allure offers a download of any attachment)."""
+    if name.endswith(".py"):
+        return "text/x-python"
+    return "text/yaml" if name.endswith(".yaml") else "text/plain"
+
+
+def _extension(name: str) -> str:
+    return "maestro.yaml" if name.endswith(".maestro.yaml") else name.rsplit(".", 1)[-1]
 
 
 def _cut(text: str, limit: int) -> str:

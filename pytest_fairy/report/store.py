@@ -8,6 +8,8 @@ Layout under the artifacts folder (default `.fairy/`):
     sessions/<session>/<item>/result.json     the verdict, reason, figures and summary
     sessions/<session>/<item>/tree.json|.png  the feature tree discovered
     sessions/<session>/<item>/final.webp      the last screen (as the policy keeps them)
+    sessions/<session>/<item>/reproduction.txt  an app defect's way, confirmed or not (`exports.py`), with
+                                              test_reproduce_<feature>.py and <feature>.maestro.yaml
 
 Every file is written through `pytest_fairy.report.atomic`: whole or not at all. A write that fails (disk
 full, read-only) raises ArtifactError from start() or step(), which ends the item inconclusive with the
@@ -36,6 +38,7 @@ from pytest_fairy.explore.record import Exploration, StepRecord
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.report import atomic
+from pytest_fairy.report.exports import exports
 from pytest_fairy.report.policy import ArtifactPolicy
 from pytest_fairy.report.screenshots import place
 from pytest_fairy.report.tree_picture import tree_png
@@ -181,6 +184,9 @@ class ItemStore:
             },
         )
         atomic.write_text(self.folder / "tree.json", result.tree.to_json())
+        if result.reproduction is not None:
+            for name, text in exports(result.reproduction, result.target.feature).items():
+                atomic.write_text(self.folder / name, text)
         atomic.write_bytes(self.folder / "tree.png", tree_png(result))
         keep = self.policy.keeps(passed=result.verdict is Verdict.PASSED)
         final = result.final_screenshot

@@ -138,4 +138,5 @@ def test_selectors_name_an_element_by_the_fewest_attributes_that_find_it_alone()
         Selector(resource_id="com.shop:id/buy", text="Buy", instance=1),
     ]
     (nameless,) = [m for m in screen.marks if not m.label]
-    assert selector_for(nameless.node, screen) is None  # only its coordinates would find it
+    # No id, text or description: its class and place among the views of that class (never coordinates).
+    assert selector_for(nameless.node, screen) == Selector(class_name="android.view.View", instance=0)

@@ -57,7 +57,7 @@ def test_a_seeded_defect_is_replayed_by_its_shortest_way_and_fails_the_item(feat
     # The way signs in (both fields typed: the screen's set-up moves come along), then goes straight to
     # the defect, far shorter than the run's own wandering.
     words = [m.words for m in found.way.moves]
-    assert found.way.how == "shortest known path"
+    assert found.way.how == "the shortest known path"
     assert words[:3] == ["type [1] 用户名 / 手机号 '13800138000'", "type [2] *** '••••••'", "tap [3] 登录"]
     assert len(found.way) == 6 < result.steps
     assert result.reason.endswith("(reproduced 2/2 in 6 steps)")
@@ -101,7 +101,7 @@ def test_a_defect_seen_once_and_not_again_leaves_the_item_inconclusive_with_its_
     )
     assert result.verdict is Verdict.INCONCLUSIVE, result.reason
     # Both ways were tried once: the shortest, then the run's own walk.
-    assert result.reason.startswith("seen once, not reproduced in 2 replays (shortest known path (5 steps): ")
+    assert result.reason.startswith("seen once, not reproduced in 2 replays (the shortest known path (5 steps): ")
     assert "; the run's own walk (20 steps): no house rule this time" in result.reason
     assert "the run saw the about page must not offer updates" in result.reason
     assert [f.kind for f in result.findings] == ["house rule"]  # the evidence is kept

@@ -134,6 +134,21 @@ def test_the_failure_names_the_step_that_shows_it_and_that_step_is_red(allure_ru
     assert "FATAL EXCEPTION" not in message and "FATAL EXCEPTION" in crash["statusDetails"]["trace"]
 
 
+def test_a_confirmed_defect_carries_its_reproduction_as_attachments_and_files(allure_run: AllureRun) -> None:
+    crash = allure_run.by_name()["check for updates"]
+    attached = {a["name"]: a for a in crash["attachments"]}
+    wanted = {"reproduction.txt", "test_reproduce_check_for_updates.py", "check_for_updates.maestro.yaml"}
+    assert wanted <= set(attached)
+    assert attached["test_reproduce_check_for_updates.py"]["type"] == "text/x-python"
+    source = (allure_run.results / attached["test_reproduce_check_for_updates.py"]["source"]).read_text("utf-8")
+    assert "def test_check_for_updates(d: u2.Device)" in source and "_crash(d)" in source
+    # The session store keeps the same files beside the item's steps.
+    (item,) = (allure_run.results.parent / "fairy" / "sessions").glob("*/*check_for_updates")
+    assert wanted <= {p.name for p in item.iterdir()}
+    passed = allure_run.by_name()["search"]
+    assert not any(a["name"] == "reproduction.txt" for a in passed["attachments"])
+
+
 def test_environment_properties_are_written_once_for_the_whole_xdist_session(allure_run: AllureRun) -> None:
     assert "2 workers [6 items]" in allure_run.outcome.stdout
     environment = read_properties(allure_run.results / "environment.properties")

@@ -1,0 +1,127 @@
+"""A defect's way as a Maestro flow (https://docs.maestro.dev): `launchApp`, then a command per move on
+`id` / `text` selectors, then what should be on the screen once the defect is fixed.
+
+Maestro's `text` and `id` are regular expressions that must match the whole text, so values are escaped
+and a visible-text check reads `.*text.*`. It matches `text` against a view's text and its content
+description alike. Maestro sees the screen, not the log: for a crash or an ANR the flow checks the
+done-when texts the app should have reached (a crashed app shows none of them).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+from pytest_fairy.explore.action import ActionKind, Direction
+from pytest_fairy.explore.reproduction import Move, Reproduction, Selector
+from pytest_fairy.report.expectations import Unwritable, screen_checks
+from pytest_fairy.report.typed import typed
+from pytest_fairy.spec.model import OracleKind
+
+# What a regular expression (Java's, as Maestro's) treats as special.
+_REGEX_SPECIAL = re.compile(r"([\\^$.|?*+()\[\]{}])")
+# Maestro's swipe names the finger's direction; an explorer's scroll names what comes into view.
+_SWIPE = {Direction.DOWN: "UP", Direction.UP: "DOWN", Direction.RIGHT: "LEFT", Direction.LEFT: "RIGHT"}
+
+
+def flow_file_name(identifier: str) -> str:
+    return f"{identifier}.maestro.yaml"
+
+
+def maestro_flow(reproduction: Reproduction, title: str) -> str:
+    """The flow's YAML. Unwritable when a move acts on a view Maestro cannot select (no id or text)."""
+    commands: list[tuple[str, Any]] = [
+        ("a fresh launch" + (", its data cleared" if reproduction.reset_data else ""), _launch(reproduction))
+    ]
+    env: dict[str, None] = {}
+    for i, move in enumerate(reproduction.way.moves, start=1):
+        for j, command in enumerate(_commands(move, i, env)):
+            commands.append((f"{i}. {move.words}" if j == 0 else "", command))
+    checks = screen_checks(reproduction)
+    for check in checks:
+        shows = (check.oracle.kind is OracleKind.VISIBLE) == check.holds
+        verb = "assertVisible" if shows else "assertNotVisible"
+        commands.append((f"should be: {check}", {verb: {"text": f".*{escape(check.oracle.value)}.*"}}))
+    header = [f"# {line}" if line else "#" for line in title.splitlines()]
+    if env:
+        names = " ".join(f"-e {name}=..." for name in env)
+        header.append(f"# Run: maestro test {names} <this file>")
+    if not checks:
+        header.append(
+            f"# Maestro cannot see this defect ({reproduction.finding.kind}): the flow only replays the "
+            "way to it; watch the last step."
+        )
+    lines = [*header, yaml.safe_dump({"appId": reproduction.package}, sort_keys=False).strip(), "---"]
+    for comment, command in commands:
+        lines += [f"# {comment}"] if comment else []
+        lines.append(_dump(command))
+    return "\n".join(lines) + "\n"
+
+
+def escape(text: str) -> str:
+    """`Total: $15 (2)` -> `Total: \\$15 \\(2\\)`: literal text as a Maestro regular expression."""
+    return _REGEX_SPECIAL.sub(r"\\\1", text)
+
+
+def maestro_selector(selector: Selector) -> dict[str, Any]:
+    if not (selector.resource_id or selector.text or selector.description):
+        raise Unwritable(f"Maestro cannot select a view by its class ({selector.class_name}) alone")
+    found: dict[str, Any] = {}
+    if selector.resource_id:
+        found["id"] = escape(selector.resource_id)
+    if selector.text or selector.description:
+        found["text"] = escape(selector.text or selector.description)
+    if selector.instance:
+        found["index"] = selector.instance
+    return found
+
+
+def _launch(reproduction: Reproduction) -> dict[str, Any]:
+    return {
+        "launchApp": {
+            "appId": reproduction.package,
+            "clearState": reproduction.reset_data,
+            "stopApp": True,
+        }
+    }
+
+
+def _commands(move: Move, i: int, env: dict[str, None]) -> list[Any]:
+    action = move.action
+    element = maestro_selector(move.selector) if move.selector is not None else None
+    match move.kind:
+        case ActionKind.TAP if element is not None:
+            return [{"tapOn": element}]
+        case ActionKind.LONG_TAP if element is not None:
+            return [{"longPressOn": element}]
+        case ActionKind.TYPE if element is not None:
+            return [{"tapOn": element}, {"inputText": _typed(move, i, env)}]
+        case ActionKind.SCROLL:
+            direction = _SWIPE[Direction(action.direction or Direction.DOWN)]
+            if element is None and direction == "UP":
+                return ["scroll"]
+            swipe: dict[str, Any] = {"direction": direction}
+            if element is not None:
+                swipe["from"] = element
+            return [{"swipe": swipe}]
+        case ActionKind.BACK:
+            return ["back"]
+        case ActionKind.ENTER:
+            return [{"pressKey": "Enter"}]
+    raise Unwritable(f"step {i} ({move.words}) acts on a view with nothing to find it by")
+
+
+def _typed(move: Move, i: int, env: dict[str, None]) -> str:
+    """What is secret as Maestro parameters, `${NAME}` (`maestro test -e NAME=...`)."""
+    parts = []
+    for piece in typed(move, i):
+        if piece.from_env:
+            env[piece.text] = None
+        parts.append("${" + piece.text + "}" if piece.from_env else piece.text)
+    return "".join(parts)
+
+
+def _dump(command: Any) -> str:
+    return yaml.safe_dump([command], allow_unicode=True, sort_keys=False, width=1000).rstrip()

@@ -1,0 +1,142 @@
+"""A defect's way as a plain pytest test on uiautomator2: each move found by resource id, text or content
+description (never coordinates), secrets read from the environment, the defect as the final assertion.
+
+The test is written from `templates/reproduce_test.py.tmpl`; this module writes its body: one line per
+move, and the checks of `expectations.py`. A defect whose check no uiautomator2 test can express has no
+test (`python_test` raises Unwritable, saying why), as a test that cannot fail would mislead.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from string import Template
+
+from pytest_fairy.explore.action import ActionKind, Direction
+from pytest_fairy.explore.reproduction import Move, Reproduction, Selector
+from pytest_fairy.report.expectations import Expectation, Unwritable, expectations
+from pytest_fairy.report.typed import typed
+from pytest_fairy.spec.model import OracleKind
+
+INDENT = "    "
+
+
+def identifier(name: str) -> str:
+    """A feature's name as a Python identifier and a file-name part: `check for updates` ->
+    `check_for_updates` (CJK letters are kept: Python allows them in names)."""
+    return re.sub(r"\W+", "_", name.casefold()).strip("_") or "feature"
+
+
+def test_file_name(feature: str) -> str:
+    return f"test_reproduce_{identifier(feature)}.py"
+
+
+def python_test(reproduction: Reproduction, feature: str, title: str, about: str) -> str:
+    """The test's source. Unwritable when no check of the defect can be written, or a move cannot."""
+    checks = expectations(reproduction).checks
+    if not checks:
+        raise Unwritable(
+            "no uiautomator2 check can tell the defect: " + "; ".join(expectations(reproduction).missing)
+        )
+    body: list[str] = []
+    env: dict[str, None] = {}
+    for i, move in enumerate(reproduction.way.moves, start=1):
+        body.append(f"# {i}. {move.words} (on {move.on_title or 'the screen'})")
+        body += _move_lines(move, i, env)
+        body.append("_settle(d)")
+    body.append(f"# The defect: {_one_line(reproduction.finding.message)}")
+    for check in checks:
+        body += _check_lines(check)
+    needs_env = ""
+    if env:
+        names = " ".join(f"{name}=..." for name in env)
+        needs_env = f"\nwith the values it types in the environment: {names}\n"
+    template = resources.files("pytest_fairy").joinpath("report", "templates", "reproduce_test.py.tmpl")
+    return Template(template.read_text(encoding="utf-8")).substitute(
+        title=title,
+        about=about,
+        filename=test_file_name(feature),
+        needs_env=needs_env,
+        package=repr(reproduction.package),
+        activity=repr(reproduction.activity),
+        clear_data=repr(reproduction.reset_data),
+        test_name=f"test_{identifier(feature)}",
+        body="\n".join(INDENT + line for line in body),
+    )
+
+
+def selector_call(selector: Selector) -> str:
+    """`d(resourceId='…', text='…', instance=1)`."""
+    fields = (
+        ("resourceId", selector.resource_id),
+        ("text", selector.text),
+        ("description", selector.description),
+        ("className", selector.class_name),
+    )
+    arguments = [f"{name}={value!r}" for name, value in fields if value]
+    if selector.instance:
+        arguments.append(f"instance={selector.instance}")
+    return f"d({', '.join(arguments)})"
+
+
+def _move_lines(move: Move, i: int, env: dict[str, None]) -> list[str]:
+    action = move.action
+    element = selector_call(move.selector) if move.selector is not None else None
+    match move.kind:
+        case ActionKind.TAP | ActionKind.LONG_TAP if element is not None:
+            return [f"{element}.{'click' if move.kind is ActionKind.TAP else 'long_click'}()"]
+        case ActionKind.TYPE if element is not None:
+            return [f"{element}.set_text({_typed(move, i, env)})"]
+        case ActionKind.SCROLL:
+            direction = action.direction or Direction.DOWN.value
+            within = f", {element}" if element is not None else ""
+            return [f"_scroll(d, {direction!r}{within})"]
+        case ActionKind.BACK:
+            return ['d.press("back")']
+        case ActionKind.ENTER:
+            return ['d.press("enter")']
+    raise Unwritable(f"step {i} ({move.words}) acts on a view with nothing to find it by")
+
+
+def _typed(move: Move, i: int, env: dict[str, None]) -> str:
+    """The text as a Python expression, what is secret read from the environment."""
+    parts = []
+    for piece in typed(move, i):
+        if piece.from_env:
+            env[piece.text] = None
+        parts.append(f"os.environ[{piece.text!r}]" if piece.from_env else repr(piece.text))
+    return " + ".join(parts)
+
+
+def _check_lines(check: Expectation) -> list[str]:
+    kind, value, holds = check.oracle.kind, check.oracle.value, check.holds
+    match kind:
+        case OracleKind.CRASH | OracleKind.ANR:
+            what = "crashed" if kind is OracleKind.CRASH else "is not responding"
+            return [
+                f"found = _within(WAIT_SECONDS, lambda: _{kind.value}(d))",
+                f'assert not found, f"the app {what}:\\n{{found}}"',
+            ]
+        case OracleKind.VISIBLE | OracleKind.NOT_VISIBLE:
+            # A condition holds when its text shows (visible) or does not (not_visible); the check waits
+            # for the condition to be as it should be.
+            shows = (kind is OracleKind.VISIBLE) == holds
+            probe = f"{'' if shows else 'not '}_visible(d, {value!r})"
+            message = f"{value!r} {'never shows' if shows else 'stays on the screen'}"
+            return [f"assert _within(WAIT_SECONDS, lambda: {probe}), {message!r}"]
+        case OracleKind.ACTIVITY:
+            probe = f"_activity_is(d, {value!r})"
+        case OracleKind.TEXT_MATCHES:
+            probe = f"_text_matching(d, {value!r})"
+        case OracleKind.LOGCAT_MATCHES:
+            probe = f"re.search({value!r}, _log(d), re.M)"
+        case _:
+            raise Unwritable(f"no uiautomator2 check for {check}")
+    found = f"_within(WAIT_SECONDS, lambda: {probe})"
+    if holds:
+        return [f"found = {found}", f"assert found, {f'never {check.oracle}'!r}"]
+    return [f"found = {found}", "assert not found, found"]
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

@@ -1,0 +1,35 @@
+"""What a move types, for an exported test: literal text, and the environment variables that hold what is
+never written down (a spec's secret, typed as its placeholder `{{NAME}}`; text typed into a password
+field that no secret names, which the step's words show masked and the export reads from
+`FAIRY_TYPED_<step>`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pytest_fairy.explore.action import MASK
+from pytest_fairy.explore.reproduction import Move
+from pytest_fairy.spec.secrets import PLACEHOLDER
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    text: str  # literal text, or the name of the environment variable that holds it
+    from_env: bool = False
+
+
+def typed(move: Move, step: int) -> tuple[Piece, ...]:
+    """The text of a type move, in pieces; `step` numbers the move in its way."""
+    text = move.action.text or ""
+    if MASK in move.words and not PLACEHOLDER.search(text):
+        return (Piece(f"FAIRY_TYPED_{step}", from_env=True),)
+    pieces: list[Piece] = []
+    last = 0
+    for found in PLACEHOLDER.finditer(text):
+        if found.start() > last:
+            pieces.append(Piece(text[last : found.start()]))
+        pieces.append(Piece(found.group(1), from_env=True))
+        last = found.end()
+    if last < len(text) or not pieces:
+        pieces.append(Piece(text[last:]))
+    return tuple(pieces)

@@ -1,0 +1,105 @@
+"""The exported reproduction of a defect, run on its own: a plain pytest file on uiautomator2, against the
+virtual device over the real adb stack, fails the way the item failed while the defect is there, and
+passes on a build of the app with it fixed (issue 19).
+
+The spec's features clear the app's data (`reset: data`), so the way starts at the notes app's login
+wall, as a developer's fresh install would: the exported test types the user name and reads the password
+(typed into a password field, never written down) from FAIRY_TYPED_2.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from device_helpers import NOTES_APP, Farm
+from wire.wire_helpers import ServedDevice
+
+pytestmark = pytest.mark.wire
+
+REPO = Path(__file__).resolve().parents[2]
+RUN_SECONDS = 120
+# The seeded defects of the notes app, and what a fixed build does instead.
+CRASH = "on_tap:\n          - crash:"
+ANR = 'on_tap: [{anr: {reason: "Input dispatching timed out (BackupActivity is not responding)"}}]'
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester, lock_dir: Path) -> pytest.Pytester:
+    shutil.copytree(REPO / "example_suites", pytester.path / "example_suites")
+    shutil.copytree(REPO / "example_defects", pytester.path / "example_defects")
+    spec_path = pytester.path / "example_defects" / "test_notes_defects.yaml"
+    spec = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
+    for feature in spec["features"]:
+        feature["reset"] = "data"
+    spec_path.write_text(yaml.safe_dump(spec, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    pytester.makeini(f"[pytest]\nfairy_artifacts = .fairy\nfairy_lock_dir = {lock_dir}\n")
+    return pytester
+
+
+def fixed_notes_app(folder: Path) -> Path:
+    """The notes app with its crash and its ANR fixed: the buttons do what the features expect."""
+    shutil.copytree(NOTES_APP, folder)
+    model = folder / "app.yaml"
+    text = model.read_text(encoding="utf-8")
+    assert CRASH in text and ANR in text, "the notes app's seeded defects moved: update this test"
+    crash_block = text[text.index(CRASH) : text.index("      - {class: TextView, id: tv_agreement")]
+    text = text.replace(crash_block, "on_tap: [{replace: update_done}]\n")
+    text = text.replace(ANR, "on_tap: [{replace: backup_done}]")
+    text = text.replace(
+        "\ndialogs:\n",
+        "\n  - {id: update_done, activity: .ui.AboutActivity, title: 检查更新,"
+        " elements: [{class: TextView, text: 已是最新版本}]}\n"
+        "  - {id: backup_done, activity: .ui.BackupActivity, title: 数据备份,"
+        " elements: [{class: TextView, text: 备份完成}]}\n\ndialogs:\n",
+    )
+    model.write_text(text, encoding="utf-8")
+    return folder
+
+
+def run_exported(test_file: Path, device: ServedDevice, farm: Farm, folder: Path) -> subprocess.CompletedProcess[str]:
+    """The exported file in a folder of its own, in a new Python, without pytest_fairy's plugin."""
+    folder.mkdir()
+    copy = folder / test_file.name
+    shutil.copy(test_file, copy)
+    env = {
+        **os.environ,
+        "ANDROID_SERIAL": device.serial,
+        "ANDROID_ADB_SERVER_PORT": str(farm.adb.port),
+        "FAIRY_TYPED_2": "any-password",
+    }
+    command = [sys.executable, "-m", "pytest", copy.name, "-p", "no:fairy", "-p", "no:cacheprovider", "-q"]
+    return subprocess.run(
+        command, cwd=folder, env=env, capture_output=True, text=True, timeout=RUN_SECONDS, check=False
+    )
+
+
+def test_the_exported_test_fails_on_the_defect_and_passes_once_it_is_fixed(
+    project: pytest.Pytester, farm: Farm, tmp_path: Path
+) -> None:
+    notes = farm.serve(NOTES_APP)
+    result = project.runpytest("example_defects", f"--fairy-adb={farm.address}", f"--fairy-device={notes.serial}")
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(["*app crashed*(reproduced 2/2 in 6 steps)*"])
+    exported = {p.name: p for p in (project.path / ".fairy").rglob("test_reproduce_*.py")}
+    assert set(exported) == {"test_reproduce_check_for_updates.py", "test_reproduce_backup.py"}
+    assert (exported["test_reproduce_backup.py"].parent / "backup.maestro.yaml").is_file()
+
+    crash = run_exported(exported["test_reproduce_check_for_updates.py"], notes, farm, tmp_path / "crash")
+    assert crash.returncode == 1, crash.stdout + crash.stderr
+    assert "AssertionError: the app crashed:" in crash.stdout
+    assert "java.lang.NullPointerException" in crash.stdout
+    anr = run_exported(exported["test_reproduce_backup.py"], notes, farm, tmp_path / "anr")
+    assert anr.returncode == 1, anr.stdout + anr.stderr
+    assert "AssertionError: the app is not responding:" in anr.stdout
+    assert "ANR in com.example.notes" in anr.stdout
+
+    fixed = farm.serve(fixed_notes_app(tmp_path / "fixed_notes"))
+    for name, folder in (("test_reproduce_check_for_updates.py", "fixed1"), ("test_reproduce_backup.py", "fixed2")):
+        passed = run_exported(exported[name], fixed, farm, tmp_path / folder)
+        assert passed.returncode == 0, passed.stdout + passed.stderr

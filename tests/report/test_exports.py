@@ -1,0 +1,262 @@
+"""A defect's exports (`report/exports.py`): the reproduction in words, a pytest test on uiautomator2 and a
+Maestro flow. The pytest file is run against a device in tests/devices/test_exported_reproduction.py;
+here its text is checked, and the Maestro flow is checked against Maestro's documented command schema.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_fairy.explore.oracles import Finding
+from pytest_fairy.explore.recorded_action import RecordedAction
+from pytest_fairy.explore.reproduction import Move, Proof, Reproduction, Selector, Way
+from pytest_fairy.report.export_maestro import escape
+from pytest_fairy.report.exports import TEXT_FILE, exports
+from pytest_fairy.spec.model import Oracle, OracleKind
+
+PACKAGE = "com.shop"
+PASSWORD = "hunter2-secret"
+
+
+def move(step: int, kind: str, selector: Selector | None, words: str, **action: Any) -> Move:
+    return Move(step, RecordedAction(kind, ref=f"r{step}", **action), selector, words, f"s{step}", f"screen {step}")
+
+
+SIGN_IN_AND_PAY = (
+    move(1, "type", Selector(resource_id="com.shop:id/user"), "type [1] 用户名 '{{SHOP_USER}}'", text="{{SHOP_USER}}"),
+    move(2, "type", Selector(resource_id="com.shop:id/pass"), "type [2] *** '••••••'", text=PASSWORD),
+    move(3, "tap", Selector(text="登录 (2)"), "tap [3] 登录 (2)"),
+    move(4, "scroll", None, "scroll down", direction="down"),
+    move(5, "scroll", Selector(resource_id="com.shop:id/list"), "scroll [4] right", direction="right"),
+    move(6, "long_tap", Selector(text="Buy", instance=1), "long_tap [5] Buy"),
+    move(7, "back", None, "back"),
+    move(8, "enter", None, "enter"),
+    move(9, "tap", Selector(description="Pay $15"), "tap [2] Pay $15"),
+)
+CRASH = Finding("crash", "app crashed: java.lang.IllegalStateException: no card", "FATAL EXCEPTION: main\n...")
+
+
+def reproduction(
+    moves: tuple[Move, ...] = SIGN_IN_AND_PAY,
+    finding: Finding = CRASH,
+    proof: Proof = Proof.ORACLES,
+    done_when: tuple[Oracle, ...] = (Oracle(kind=OracleKind.VISIBLE, value="支付成功"),),
+    must_not: tuple[Oracle, ...] = (Oracle(kind=OracleKind.CRASH),),
+    reproduced: int = 2,
+) -> Reproduction:
+    way = Way(moves, "s10", "the shortest known path")
+    return Reproduction(PACKAGE, ".MainActivity", True, finding, way, 2, reproduced, done_when, must_not, proof)
+
+
+def test_a_crash_exports_its_words_a_pytest_file_and_a_maestro_flow() -> None:
+    files = exports(reproduction(), "pay by card")
+    assert set(files) == {TEXT_FILE, "test_reproduce_pay_by_card.py", "pay_by_card.maestro.yaml"}
+    text = files[TEXT_FILE]
+    assert text.startswith("pay by card: app crashed: java.lang.IllegalStateException: no card\n")
+    assert "pytest_fairy reproduced 3/3 in 9 steps, following the shortest known path" in text
+    assert "  2. type [2] *** '••••••'  (on screen 2)" in text
+    assert "Expected instead: no crash" in text
+    assert "test_reproduce_pay_by_card.py: ANDROID_SERIAL=<serial> python -m pytest" in text
+
+
+def test_the_pytest_file_finds_elements_by_selectors_and_checks_the_defect() -> None:
+    source = exports(reproduction(), "pay by card")["test_reproduce_pay_by_card.py"]
+    ast.parse(source)  # valid Python
+    body = source[source.index("def test_pay_by_card(") : source.index("def _settle(")]
+    assert "d(resourceId='com.shop:id/user').set_text(os.environ['SHOP_USER'])" in body
+    assert "d(resourceId='com.shop:id/pass').set_text(os.environ['FAIRY_TYPED_2'])" in body
+    assert "d(text='登录 (2)').click()" in body
+    assert "_scroll(d, 'down')" in body
+    assert "_scroll(d, 'right', d(resourceId='com.shop:id/list'))" in body
+    assert "d(text='Buy', instance=1).long_click()" in body
+    assert 'd.press("back")' in body and 'd.press("enter")' in body
+    assert "d(description='Pay $15').click()" in body
+    assert "found = _within(WAIT_SECONDS, lambda: _crash(d))" in body
+    assert "CLEAR_DATA = True" in source and "ACTIVITY = '.MainActivity'" in source
+    # Never coordinates: every tap goes through a selector.
+    assert not re.search(r"d\.(click|long_click|swipe)\(\s*\d", body)
+
+
+def test_no_export_holds_a_typed_password_or_a_secrets_value() -> None:
+    for text in exports(reproduction(), "pay by card").values():
+        assert PASSWORD not in text
+    flow = exports(reproduction(), "pay by card")["pay_by_card.maestro.yaml"]
+    assert "# Run: maestro test -e SHOP_USER=... -e FAIRY_TYPED_2=... <this file>" in flow
+
+
+@pytest.mark.parametrize(
+    ("finding", "proof", "must_not", "expected"),
+    [
+        (
+            Finding("anr", "app not responding (ANR): Input dispatching timed out"),
+            Proof.ORACLES,
+            (),
+            "found = _within(WAIT_SECONDS, lambda: _anr(d))",
+        ),
+        (
+            Finding("visible", "must_not condition seen: visible: 系统繁忙"),
+            Proof.ORACLES,
+            (Oracle(kind=OracleKind.VISIBLE, value="系统繁忙"), Oracle(kind=OracleKind.CRASH)),
+            "assert _within(WAIT_SECONDS, lambda: not _visible(d, '系统繁忙')), \"'系统繁忙' stays on the screen\"",
+        ),
+        (
+            Finding("never_seen", "done-when never held: visible: 支付成功"),
+            Proof.NEVER_SEEN,
+            (),
+            "assert _within(WAIT_SECONDS, lambda: _visible(d, '支付成功')), \"'支付成功' never shows\"",
+        ),
+        (
+            Finding("judge", "the pay button does nothing"),
+            Proof.SCREEN,
+            (),
+            "assert _within(WAIT_SECONDS, lambda: _visible(d, '支付成功')), \"'支付成功' never shows\"",
+        ),
+    ],
+    ids=["anr", "must-not-visible", "never-seen", "judge"],
+)
+def test_each_kind_of_defect_ends_with_its_own_check(
+    finding: Finding, proof: Proof, must_not: tuple[Oracle, ...], expected: str
+) -> None:
+    source = exports(reproduction(finding=finding, proof=proof, must_not=must_not), "pay")["test_reproduce_pay.py"]
+    body = source[source.index("def test_pay(") : source.index("def _settle(")]
+    assert expected in body
+    assert body.count("assert ") == 1  # the defect's own check, nothing else
+
+
+def test_a_defect_no_test_can_check_is_not_exported_as_a_test_and_the_text_says_why() -> None:
+    finding = Finding("judge", "the total is wrong")
+    files = exports(reproduction(finding=finding, proof=Proof.SCREEN, done_when=()), "pay")
+    assert "test_reproduce_pay.py" not in files
+    assert "test_reproduce_pay.py is not written: no uiautomator2 check can tell the defect: judge: " in files[TEXT_FILE]
+    flow = files["pay.maestro.yaml"]
+    assert "# Maestro cannot see this defect (judge)" in flow
+
+
+def test_a_view_named_only_by_its_class_is_tapped_by_class_in_pytest_and_not_exported_to_maestro() -> None:
+    nameless = move(1, "tap", Selector(class_name="android.view.View", instance=2), "tap [7]")
+    files = exports(reproduction(moves=(nameless,)), "pay")
+    assert "d(className='android.view.View', instance=2).click()" in files["test_reproduce_pay.py"]
+    assert "pay.maestro.yaml" not in files
+    assert "pay.maestro.yaml is not written: Maestro cannot select a view by its class" in files[TEXT_FILE]
+
+
+def test_a_defect_not_reproduced_says_so_in_every_file() -> None:
+    files = exports(reproduction(reproduced=0), "pay")
+    assert "pytest_fairy seen once, not reproduced in 2 replays" in files[TEXT_FILE]
+    assert "seen once, not reproduced in 2 replays" in files["test_reproduce_pay.py"]
+
+
+# -- Maestro's command schema ------------------------------------------------------------------------------
+# From Maestro's documentation (docs.maestro.dev: reference/commands-available, reference/selectors) and
+# its YAML model (mobile-dev-inc/maestro, maestro-orchestra: YamlElementSelector.kt, YamlSwipe.kt): the
+# commands an export may use, with the keys each documents. Text and id are regular expressions matched
+# against the whole text.
+SELECTOR_KEYS = {
+    "text", "id", "index", "point", "width", "height", "tolerance", "enabled", "checked", "focused",
+    "selected", "below", "above", "leftOf", "rightOf", "containsChild", "containsDescendants", "traits",
+    "optional", "label", "retryTapIfNoChange", "waitUntilVisible", "repeat", "delay",
+}
+LAUNCH_KEYS = {"appId", "clearState", "clearKeychain", "stopApp", "permissions", "arguments", "label"}
+SWIPE_DIRECTIONS = {"UP", "DOWN", "LEFT", "RIGHT"}
+PRESS_KEYS = {"Enter", "Backspace", "Back", "Home", "Lock", "Tab", "Power", "Volume Up", "Volume Down"}
+BARE_COMMANDS = {"launchApp", "scroll", "back", "hideKeyboard", "eraseText"}
+
+
+def check_selector(where: str, selector: Any) -> None:
+    if isinstance(selector, str):
+        return
+    assert isinstance(selector, dict) and selector, f"{where}: a selector is a text or a map"
+    assert set(selector) <= SELECTOR_KEYS, f"{where}: unknown selector keys {set(selector) - SELECTOR_KEYS}"
+    assert "point" not in selector, f"{where}: an export never taps coordinates"
+    for key in ("text", "id"):
+        if key in selector:
+            re.compile(selector[key])
+    if "index" in selector:
+        assert isinstance(selector["index"], int) and selector["index"] >= 0
+
+
+def check_command(where: str, command: Any) -> None:
+    if isinstance(command, str):
+        assert command in BARE_COMMANDS, f"{where}: {command!r} is not a command without arguments"
+        return
+    assert isinstance(command, dict) and len(command) == 1, f"{where}: one command per list item"
+    ((name, value),) = command.items()
+    match name:
+        case "launchApp":
+            assert isinstance(value, str) or set(value) <= LAUNCH_KEYS, f"{where}: {value}"
+            if isinstance(value, dict):
+                assert all(isinstance(value.get(k, False), bool) for k in ("clearState", "stopApp"))
+        case "tapOn" | "longPressOn" | "assertVisible" | "assertNotVisible":
+            check_selector(where, value)
+        case "inputText":
+            assert isinstance(value, str) or (isinstance(value, dict) and set(value) <= {"text", "label"})
+        case "swipe":
+            assert isinstance(value, dict) and value.get("direction") in SWIPE_DIRECTIONS, f"{where}: {value}"
+            assert set(value) <= {"direction", "from", "duration", "label"}, f"{where}: {value}"
+            if "from" in value:
+                check_selector(where, value["from"])
+        case "pressKey":
+            assert value in PRESS_KEYS, f"{where}: unknown key {value!r}"
+        case _:
+            pytest.fail(f"{where}: {name!r} is not a Maestro command an export may use")
+
+
+def check_flow(text: str) -> list[Any]:
+    """A flow file: a config document naming the app, `---`, then a list of commands."""
+    config, commands = list(yaml.safe_load_all(text))
+    assert isinstance(config, dict) and isinstance(config.get("appId"), str)
+    assert isinstance(commands, list) and commands
+    for i, command in enumerate(commands):
+        check_command(f"command {i}", command)
+    return commands
+
+
+def test_the_maestro_flow_follows_maestros_documented_commands() -> None:
+    commands = check_flow(exports(reproduction(), "pay by card")["pay_by_card.maestro.yaml"])
+    assert commands[0] == {"launchApp": {"appId": PACKAGE, "clearState": True, "stopApp": True}}
+    assert commands[1:5] == [
+        {"tapOn": {"id": r"com\.shop:id/user"}},
+        {"inputText": "${SHOP_USER}"},
+        {"tapOn": {"id": r"com\.shop:id/pass"}},
+        {"inputText": "${FAIRY_TYPED_2}"},
+    ]
+    assert {"tapOn": {"text": r"登录 \(2\)"}} in commands
+    assert "scroll" in commands  # a scroll down of the screen
+    # Maestro's swipe names the finger's way: showing what is right is a swipe to the left.
+    assert {"swipe": {"direction": "LEFT", "from": {"id": r"com\.shop:id/list"}}} in commands
+    assert {"longPressOn": {"text": "Buy", "index": 1}} in commands
+    # Pay $15 is a content description: Maestro matches it as text.
+    assert commands[-4:-1] == ["back", {"pressKey": "Enter"}, {"tapOn": {"text": r"Pay \$15"}}]
+    # A crash shows only in the log: the flow checks what the app should have reached instead.
+    assert commands[-1] == {"assertVisible": {"text": ".*支付成功.*"}}
+
+
+@pytest.mark.parametrize(
+    ("finding", "must_not", "expected"),
+    [
+        (Finding("visible", "must_not condition seen: visible: 系统繁忙"), (Oracle(kind=OracleKind.VISIBLE, value="系统繁忙"),),
+         {"assertNotVisible": {"text": ".*系统繁忙.*"}}),
+        (Finding("not_visible", "must_not condition seen: not_visible: 购物车"), (Oracle(kind=OracleKind.NOT_VISIBLE, value="购物车"),),
+         {"assertVisible": {"text": ".*购物车.*"}}),
+    ],
+    ids=["must-not-visible", "must-not-not-visible"],
+)
+def test_a_must_not_condition_becomes_its_opposite_in_the_flow(
+    finding: Finding, must_not: tuple[Oracle, ...], expected: dict[str, Any]
+) -> None:
+    commands = check_flow(exports(reproduction(finding=finding, must_not=must_not), "pay")["pay.maestro.yaml"])
+    assert commands[-1] == expected
+
+
+@given(st.text(min_size=1, max_size=30))
+def test_an_escaped_text_matches_itself_whole_and_nothing_longer(text: str) -> None:
+    pattern = re.compile(escape(text))
+    assert pattern.fullmatch(text)
+    assert not pattern.fullmatch(text + "x")
