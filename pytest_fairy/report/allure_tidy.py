@@ -9,6 +9,11 @@
   began with the same text again: the message is now the verdict, its reason and the step to read
   (`app defect: app crashed: ...` / `(seen after step 21: see the report step ...)`), the trace where the
   feature is and the evidence.
+- Allure 3 shows a failed item's error at the top of its page and again in its timeline: inside the
+  step whose message is the item's (the error in its context, the step's own message not shown), else
+  after the last step, on its own. The step that showed the defect is given the item's message and trace,
+  so the second showing is where the defect happened (allure3's web-awesome `bodyItems.ts`) and the
+  step's own wording of the same reason goes.
 
 Files are rewritten atomically; a file that cannot be read as allure-pytest's JSON is left as it is.
 """
@@ -89,4 +94,18 @@ def _tidy_result(result: dict[str, Any]) -> bool:
     said = [lines[0], *(line for line in lines[1:] if line.startswith(POINTERS))]
     details["message"] = "\n".join(said)
     details["trace"] = "\n".join(line for line in lines[1:] if not line.startswith(POINTERS))
+    failing = _failing_step(result)
+    if failing is not None:
+        failing["statusDetails"] = {"message": details["message"], "trace": details["trace"]}
     return True
+
+
+def _failing_step(result: dict[str, Any]) -> dict[str, Any] | None:
+    """The last top-level step that failed: the exploration step that showed the app defect."""
+    steps = result.get("steps")
+    failed = (
+        [s for s in steps if isinstance(s, dict) and s.get("status") == "failed"]
+        if isinstance(steps, list)
+        else []
+    )
+    return failed[-1] if failed else None

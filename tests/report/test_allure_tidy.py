@@ -28,6 +28,9 @@ def test_a_real_run_under_xdist_has_no_phantom_teardowns_no_host_labels_and_says
         assert message.startswith("app defect: "), message
         assert "\n(seen after step " in message  # the step to read the report at
         assert message.splitlines()[0] not in trace and trace.startswith("at example_defects/")
+        # The step that showed the defect carries the item's error, so Allure 3 shows it there.
+        failing = [s for s in result["steps"] if s["status"] == "failed"]
+        assert failing[-1]["statusDetails"] == result["statusDetails"]
 
 
 def test_tidy_keeps_what_it_does_not_know(tmp_path: Path) -> None:

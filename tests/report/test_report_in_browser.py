@@ -107,12 +107,8 @@ def test_a_failed_item_shows_its_steps_screenshots_and_feature_tree_in_chromium(
             expect(titles.filter(has_text=re.compile(r"^1\. (tap|type) "))).to_have_count(1)
             shown = [t for t in titles.all_inner_texts() if re.match(r"\d+\. ", t)]
             assert len(shown) == last_step, shown
-            # The reason leads the item's error, without the exception's class path (it was said three
-            # times); Allure 3 still repeats the item's error below the failing step.
             reason = failed["statusDetails"]["message"].splitlines()[0]
             assert reason.startswith("app defect: app crashed: ")
-            body = page.locator("body").inner_text()
-            assert 1 <= body.count(reason[:60]) <= 2 and "pytest_fairy.plugin.outcomes" not in body
 
             # The failing step: red, titled as the failure message says, with its screenshot.
             title = titles.filter(has_text=re.compile(rf"^{last_step}\. ")).first
@@ -123,6 +119,13 @@ def test_a_failed_item_shows_its_steps_screenshots_and_feature_tree_in_chromium(
                 has_text=f"step {last_step} screenshot"
             )
             expand(step, header)
+            # The reason leads the item's error, without the exception's class path (it was said three
+            # times: the message, the trace, the step's own). Allure 3 shows an item's error again in
+            # its timeline: in the step that showed the defect, not after the attachments on its own.
+            body = page.locator("body").inner_text()
+            assert body.count(reason[:60]) == 2, body
+            assert step.inner_text().count(reason[:60]) == 1, step.inner_text()
+            assert "pytest_fairy.plugin.outcomes" not in body and "AssertionError" not in body
             header.click()
             screenshot = step.locator("img").first
             expect(screenshot).to_be_visible()
