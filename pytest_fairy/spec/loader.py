@@ -230,6 +230,8 @@ def _reason(error: Any, data: dict[str, Any]) -> str:
         return f"missing required key {key!r} {where}"
     if kind == "fairy":
         ctx = error["ctx"]
+        if not container and isinstance(key, str) and key != "spec":
+            where = f"in {key}"  # a section's own rule (login: steps or goal), not a key at the top level
         return f"{ctx['reason']} {where}{ctx['hint']}"
     if kind in _EXPECTED:
         scalar = isinstance(value, int | float | bool)
