@@ -69,11 +69,17 @@ from pytest_fairy.spec.secrets import NO_SECRETS, Secrets
 __all__ = ["ESCAPE_PREFIX", "REPLAY_PREFIX", "RETURN_PREFIX", "Explorer", "ExplorerSettings", "Mission"]
 
 
+# The long edge in pixels of the screenshot an LLM sees (`fairy_llm_long_edge`), and the least that still
+# shows a phone's text legibly.
+DEFAULT_LLM_LONG_EDGE = 1024
+MIN_LLM_LONG_EDGE = 256
+
+
 @dataclass(frozen=True)
 class ExplorerSettings:
     """Named limits of one exploration. Budgets from the spec (steps, wall time) come with the Target."""
 
-    llm_long_edge: int = 1024
+    llm_long_edge: int = DEFAULT_LLM_LONG_EDGE
     # Real devices need a moment for the UI to settle after an action; the virtual device does not.
     settle_seconds: float = 0.0
     guard: GuardLimits = field(default_factory=GuardLimits)

@@ -19,7 +19,7 @@ from pytest_fairy.devices.settings import (
     DeviceSettings,
 )
 from pytest_fairy.devices.settle import DEFAULT_SETTLE_CAP, DEFAULT_SETTLE_FLOOR, SettleLimits
-from pytest_fairy.explore.explorer import ExplorerSettings
+from pytest_fairy.explore.explorer import DEFAULT_LLM_LONG_EDGE, MIN_LLM_LONG_EDGE, ExplorerSettings
 from pytest_fairy.replay.options import ReplaySettings, add_replay_options, read_replay_settings
 from pytest_fairy.report.policy import ArtifactPolicy
 
@@ -155,7 +155,11 @@ def add_options(parser: pytest.Parser) -> None:
         type="linelist",
         default=list(DEFAULT_SPEC_PATTERNS),
     )
-    parser.addini("fairy_llm_long_edge", "long edge in pixels of the screenshot an LLM sees", default="1024")
+    parser.addini(
+        "fairy_llm_long_edge",
+        "long edge in pixels of the screenshot an LLM sees",
+        default=str(DEFAULT_LLM_LONG_EDGE),
+    )
     parser.addini(
         "fairy_settle_seconds",
         "extra pause after each action, once the device's UI settled (default "
@@ -269,7 +273,7 @@ def read_config(config: pytest.Config) -> FairyConfig:
         artifacts_policy=policy,
         spec_patterns=tuple(config.getini("fairy_spec_patterns")),
         explorer=ExplorerSettings(
-            llm_long_edge=_int_ini(config, "fairy_llm_long_edge") or 1024,
+            llm_long_edge=_long_edge(config),
             # A fixed pause no more: devices settle by evidence (devices/settle.py); this is a floor on top.
             settle_seconds=_seconds(config, "fairy_settle_seconds", DEFAULT_SETTLE_FLOOR),
             confirm=DEFAULT_CONFIRM if confirm is None else confirm,
@@ -290,6 +294,8 @@ def _real_device_options(config: pytest.Config) -> dict[str, Any]:
         wait = float(raw_wait)
     except ValueError:
         raise pytest.UsageError(f"ini key fairy_device_wait: expected seconds, got {raw_wait!r}") from None
+    if wait < 0:
+        raise pytest.UsageError(f"ini key fairy_device_wait: must not be negative, got {raw_wait!r}")
     raw_timeout = str(config.getini("fairy_device_timeout")).strip()
     try:
         timeout = float(raw_timeout)
@@ -361,6 +367,18 @@ def _seconds(config: pytest.Config, name: str, default: float) -> float:
     if value < 0:
         raise pytest.UsageError(f"ini key {name}: must not be negative, got {raw!r}")
     return value
+
+
+def _long_edge(config: pytest.Config) -> int:
+    edge = _int_ini(config, "fairy_llm_long_edge")
+    if edge is None:
+        return DEFAULT_LLM_LONG_EDGE
+    if edge < MIN_LLM_LONG_EDGE:
+        raise pytest.UsageError(
+            f"ini key fairy_llm_long_edge: at least {MIN_LLM_LONG_EDGE} pixels (below that the model cannot "
+            f"read the screen), got {edge}"
+        )
+    return edge
 
 
 def _int_ini(config: pytest.Config, name: str) -> int | None:

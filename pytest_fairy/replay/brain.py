@@ -32,7 +32,7 @@ from collections import Counter
 from enum import StrEnum
 
 from pytest_fairy.errors import FairyWarning
-from pytest_fairy.explore.action import ActionError
+from pytest_fairy.explore.action import ActionError, ActionKind
 from pytest_fairy.explore.decisions import (
     REPLAY_PREFIX,
     Brain,
@@ -251,6 +251,13 @@ class CachingBrain:
 
     def _replay(self, recorded: RecordedDecision, ctx: StepContext) -> Decision | None:
         action = None
+        if recorded.withheld:
+            self._miss(
+                ctx.state.name,
+                "the text typed into a password field is not kept (a password the app needs belongs in the "
+                "spec's login, as a secret: `${NAME}`)",
+            )
+            return None
         if recorded.action is not None:
             action = recorded.action.resolve(ctx.screen)
             if action is None:
@@ -305,5 +312,7 @@ def _recorded(decision: Decision, screen: Screen) -> RecordedDecision:
         # A mark that is not on the screen: kept without a ref, so replaying it is a miss.
         action = decision.action
         assert action is not None
-        kept = RecordedAction(action.kind.value, mark=action.mark, text=action.text)
+        # Its field unknown, typed text is not kept: it may have been a password.
+        text = None if action.kind is ActionKind.TYPE else action.text
+        kept = RecordedAction(action.kind.value, mark=action.mark, text=text)
         return RecordedDecision(kept, decision.reasoning, decision.expected, decision.sub_feature)

@@ -22,15 +22,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from pytest_fairy.errors import UsageError
+from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Assessment, Decision, Judgement, Plan
 from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.explore.recorded_action import RecordedAction
 from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Screen
+from pytest_fairy.spec.secrets import PLACEHOLDER
 
 SCHEMA = "pytest_fairy.decisions"
 SCHEMA_VERSION = 1
@@ -78,8 +80,28 @@ class RecordedDecision:
 
     @classmethod
     def of(cls, decision: Decision, screen: Screen) -> RecordedDecision:
+        """The decision as it is kept. Text typed into a password field is not kept (`withheld`), unless
+        it is a secret's placeholder (`{{SHOP_PASSWORD}}`), which is kept as such."""
         action = RecordedAction.of(decision.action, screen) if decision.action else None
+        if action is not None and decision.action is not None and _password_text(decision.action, screen):
+            action = replace(action, text=None)
         return cls(action, decision.reasoning, decision.expected, decision.sub_feature, decision.assessment)
+
+    @property
+    def withheld(self) -> bool:
+        """A typing step whose text was not kept: replaying it needs the brain again."""
+        action = self.action
+        return action is not None and action.kind == ActionKind.TYPE.value and action.text is None
+
+
+def _password_text(action: Action, screen: Screen) -> bool:
+    target = action.target(screen)
+    return (
+        action.kind is ActionKind.TYPE
+        and target is not None
+        and target.node.password
+        and not PLACEHOLDER.fullmatch(action.text or "")
+    )
 
 
 @dataclass

@@ -51,3 +51,43 @@ def test_a_virtual_device_with_a_model_that_does_not_load_is_a_usage_error(
     errors = [line for line in result.stderr.lines if line.strip()]
     assert len(errors) == 1 and errors[0].startswith(f"ERROR: --fairy-device virtual:{model}: "), errors
     assert said in errors[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "ini", "message"),
+    [
+        (["--fairy-device", " "], "", "--fairy-device ' ': expected an adb serial or 'virtual'"),
+        (["--fairy-device", "emulator 5554"], "", "--fairy-device 'emulator 5554': expected an adb serial"),
+        (["--fairy-adb", "localhost"], "", "--fairy-adb localhost: expected the HOST:PORT of an adb server"),
+        (["--fairy-adb", "host:99999"], "", "--fairy-adb host:99999: expected the HOST:PORT"),
+        ([], "fairy_device_wait = soon", "ini key fairy_device_wait: expected seconds, got 'soon'"),
+        ([], "fairy_device_wait = -5", "ini key fairy_device_wait: must not be negative, got '-5'"),
+        ([], "fairy_max_steps = ten", "ini key fairy_max_steps: expected a whole number, got 'ten'"),
+        ([], "fairy_settle_cap = 2s", "ini key fairy_settle_cap: expected seconds, got '2s'"),
+        ([], "fairy_settle_seconds = -1", "ini key fairy_settle_seconds: must not be negative"),
+        ([], "fairy_llm_long_edge = 0", "ini key fairy_llm_long_edge: at least 256 pixels"),
+        ([], "fairy_device_timeout = 0", "ini key fairy_device_timeout: expected seconds > 0, got '0'"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else " ".join(v),
+)
+def test_every_option_and_ini_mistake_is_a_usage_error_naming_it(
+    pytester: pytest.Pytester, args: list[str], ini: str, message: str
+) -> None:
+    """Each bad value is refused where it is read, naming the option or ini key and what it expects; the
+    plugin's pytest_configure turns this into pytest's one-line `ERROR:` and exit code 4."""
+    from pytest_fairy.plugin.options import read_config
+
+    if ini:
+        pytester.makeini(f"[pytest]\n{ini}\n")
+    with pytest.raises(pytest.UsageError) as refused:
+        read_config(pytester.parseconfig(*args))
+    assert message in str(refused.value)
+    assert "\n" not in str(refused.value)
+
+
+def test_an_ini_mistake_ends_the_run_in_one_line_with_exit_code_4(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\nfairy_device_wait = -5\n")
+    pytester.makefile(".yaml", test_mine=MINE)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert [line for line in result.errlines if line] == ["ERROR: ini key fairy_device_wait: must not be negative, got '-5'"]
