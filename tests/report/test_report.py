@@ -149,6 +149,24 @@ def test_a_confirmed_defect_carries_its_reproduction_as_attachments_and_files(al
     assert not any(a["name"] == "reproduction.txt" for a in passed["attachments"])
 
 
+def test_the_terminal_the_store_and_allure_give_the_same_counts(allure_run: AllureRun) -> None:
+    """One source for the step, state and transition counts (issue 18: the summary said 13 steps where
+    the tree picture said 14)."""
+    summary = re.compile(r"::(?P<name>[^:]+): \w+: (?P<steps>\d+) steps, (?P<states>\d+) states, (?P<tr>\d+) transitions")
+    terminal = {m["name"]: m for m in map(summary.search, allure_run.outcome.stdout.splitlines()) if m}
+    assert len(terminal) == len(allure_run.by_name()) >= 6
+    sessions = allure_run.results.parent / "fairy" / "sessions"
+    for name, result in allure_run.by_name().items():
+        shown = terminal[name]
+        parameters = {p["name"]: p["value"] for p in result["parameters"]}
+        assert (parameters["steps"], parameters["states"]) == (shown["steps"], shown["states"]), name
+        (stored,) = sessions.glob(f"*/*{name.replace(' ', '_')}/result.json")
+        kept = json.loads(stored.read_text(encoding="utf-8"))
+        assert (kept["steps"], kept["states"], kept["transitions"]) == tuple(
+            int(shown[k]) for k in ("steps", "states", "tr")
+        ), name
+
+
 def test_environment_properties_are_written_once_for_the_whole_xdist_session(allure_run: AllureRun) -> None:
     assert "2 workers [6 items]" in allure_run.outcome.stdout
     environment = read_properties(allure_run.results / "environment.properties")
