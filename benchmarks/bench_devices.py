@@ -1,6 +1,6 @@
 """Real-device path figures, on virtual devices served over adbd (no phone needed).
 
-    .venv/bin/python benchmarks/bench_devices.py [--runs 20] [--steps 12] [--items 8] [--throughput-runs 3]
+    .venv/bin/python benchmarks/bench_devices.py [--runs 20] [--steps 12] [--items 24] [--throughput-runs 3]
         [--skip-throughput]
 
 1. Per-step device time: one step's device work (dump + screenshot + tap) through `U2Device` over the
@@ -12,9 +12,10 @@
    time against the physical floor (the slower of dump and screenshot, plus the action and its
    settling). Target <= 1.15x.
 4. Throughput: a suite of `--items` quick food features on 4 virtual devices with the phone-like
-   latencies above, run by pytest at `-n 1` and at `-n 4` (pytest-xdist, one item per device at a time
-   through the device locks), `--throughput-runs` times; wall seconds, items per minute, and the speed-up
-   (target >= 3.5x in every run).
+   latencies above, run by pytest at `-n 1` and at `-n 4 --dist worksteal` (pytest-xdist, one item per
+   device at a time through the device locks), `--throughput-runs` times; wall seconds, items per
+   minute, and the speed-up (target >= 3.5x in every run). 24 items by default: a suite of 8 spends a
+   quarter of its -n 4 run starting the workers.
 
 A private adb server on a free port (never 5037) and the wire servers are stopped at the end. Prints
 figures only; never fails on speed. The machine's core count limits what -n 4 can gain. The suites run as on
@@ -252,6 +253,8 @@ def run_suite(
     folder: Path, serials: list[str], adb: AdbServer, workers: int, *extra: str
 ) -> tuple[float, str]:
     command = [sys.executable, "-m", "pytest", "-q", "-p", "xdist", "-n", str(workers)]
+    # Work stealing, as docs/devices.md recommends for several devices: features take unequal times.
+    command += ["--dist", "worksteal"] if workers > 1 else []
     # The test extra's hypothesis plugin imports hypothesis at every session end: not the product's cost.
     command += ["-p", "no:hypothesispytest", f"--fairy-adb=127.0.0.1:{adb.port}"]
     command += [f"--fairy-device={s}" for s in serials] + ["test_bench.yaml", *extra]
@@ -295,7 +298,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--steps", type=int, default=12)
-    parser.add_argument("--items", type=int, default=8)
+    parser.add_argument("--items", type=int, default=24)
     parser.add_argument("--throughput-runs", type=int, default=3)
     parser.add_argument("--skip-throughput", action="store_true")
     args = parser.parse_args()
