@@ -146,12 +146,13 @@ def explore_feature(fairy_explorer: Explorer, request: pytest.FixtureRequest) ->
         fairy_explorer.brain = chosen
     result = fairy_explorer.explore(target, with_project_hooks(mission_of(spec, feature), item))
     result = distrust_if_shared(result, run.pool.lease_lost(fairy_explorer.device))
+    folder = run.store.item(item.nodeid).folder  # the item's artifacts
     result = review(  # the build-to-build diff against --fairy-baseline, which may fail the item
         item,
         result,
         run.fairy.replay,
-        run.store.item(item.nodeid).folder,
+        folder,
         lose_screens=any(o.kind is OracleKind.LOSE_SCREENS for o in feature.must_not),
         allure=bool(getattr(config.option, "allure_report_dir", None)),
     )
-    conclude(item, result)
+    conclude(item, result, folder)

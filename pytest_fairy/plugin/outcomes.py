@@ -25,6 +25,7 @@ from _pytest.junitxml import xml_key  # the JUnit writer has no public handle; i
 from pytest_fairy.explore.record import Exploration
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.report.allure import where_shown
+from pytest_fairy.report.export_pytest import reproduction_file_name
 
 # The item's result, for the project's hooks and plugins: `item.stash[RESULT_KEY]`.
 RESULT_KEY = pytest.StashKey[Exploration]()
@@ -55,8 +56,9 @@ _SHORT_SUMMARY = {"f": "failed", "E": "error", "p": "passed", "x": "xfailed", "X
                   "s": "skipped", "S": "skipped"}  # fmt: skip
 
 
-def conclude(item: pytest.Item, result: Exploration) -> None:
-    """Record `result` on `item`, tell the project's hooks, then pass, or raise the verdict."""
+def conclude(item: pytest.Item, result: Exploration, folder: Path | None = None) -> None:
+    """Record `result` on `item`, tell the project's hooks, then pass, or raise the verdict. `folder`:
+    the item's artifacts, where an app defect's exported reproduction is (`report/exports.py`)."""
     item.stash[RESULT_KEY] = result
     # user_properties travel with the reports to the xdist controller and into JUnit XML.
     item.user_properties.append((SUMMARY_PROPERTY, f"{result.verdict.value}: {result.figures()}"))
@@ -64,9 +66,23 @@ def conclude(item: pytest.Item, result: Exploration) -> None:
     if result.verdict is Verdict.FAILED:
         evidence = "\n".join(f.evidence for f in result.findings if f.evidence)
         # Where first: the evidence below can be a long logcat excerpt.
-        raise AppDefect(f"{result.reason}\n({where_shown(result)})" + (f"\n{evidence}" if evidence else ""))
+        pointer = _reproduction(item, result, folder)
+        raise AppDefect(
+            f"{result.reason}\n({where_shown(result)})" + pointer + (f"\n{evidence}" if evidence else "")
+        )
     if result.verdict is Verdict.INCONCLUSIVE:
         raise Inconclusive(f"{result.reason} ({where_shown(result)})", result.reason)
+
+
+def _reproduction(item: pytest.Item, result: Exploration, folder: Path | None) -> str:
+    """`(reproduce it: python -m pytest .fairy/.../test_reproduce_backup.py)`, when that file was written."""
+    if folder is None or result.reproduction is None:
+        return ""
+    test = folder / reproduction_file_name(result.target.feature)
+    if not test.is_file():
+        return ""
+    shown = os.path.relpath(test, item.config.invocation_params.dir)
+    return f"\n(reproduce it on its own: ANDROID_SERIAL=<serial> python -m pytest {shown})"
 
 
 def mark_inconclusive(report: pytest.TestReport, call: pytest.CallInfo[None]) -> None:

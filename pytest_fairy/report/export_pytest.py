@@ -27,7 +27,7 @@ def identifier(name: str) -> str:
     return re.sub(r"\W+", "_", name.casefold()).strip("_") or "feature"
 
 
-def test_file_name(feature: str) -> str:
+def reproduction_file_name(feature: str) -> str:
     return f"test_reproduce_{identifier(feature)}.py"
 
 
@@ -55,7 +55,7 @@ def python_test(reproduction: Reproduction, feature: str, title: str, about: str
     return Template(template.read_text(encoding="utf-8")).substitute(
         title=title,
         about=about,
-        filename=test_file_name(feature),
+        filename=reproduction_file_name(feature),
         needs_env=needs_env,
         package=repr(reproduction.package),
         activity=repr(reproduction.activity),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pytest_fairy.explore.reproduction import Reproduction
 from pytest_fairy.report.expectations import Unwritable, expectations
 from pytest_fairy.report.export_maestro import flow_file_name, maestro_flow
-from pytest_fairy.report.export_pytest import identifier, python_test, test_file_name
+from pytest_fairy.report.export_pytest import identifier, python_test, reproduction_file_name
 
 TEXT_FILE = "reproduction.txt"
 MAX_EVIDENCE_LINES = 20
@@ -25,7 +25,7 @@ def exports(reproduction: Reproduction, feature: str) -> dict[str, str]:
     files: dict[str, str] = {}
     left_out: list[str] = []
     writers = (
-        (test_file_name(feature), lambda: python_test(reproduction, feature, title, about)),
+        (reproduction_file_name(feature), lambda: python_test(reproduction, feature, title, about)),
         (flow_file_name(identifier(feature)), lambda: maestro_flow(reproduction, f"{title}\n{about}")),
     )
     for name, write in writers:

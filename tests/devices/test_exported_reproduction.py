@@ -85,7 +85,13 @@ def test_the_exported_test_fails_on_the_defect_and_passes_once_it_is_fixed(
     notes = farm.serve(NOTES_APP)
     result = project.runpytest("example_defects", f"--fairy-adb={farm.address}", f"--fairy-device={notes.serial}")
     result.assert_outcomes(failed=2)
-    result.stdout.fnmatch_lines(["*app crashed*(reproduced 2/2 in 6 steps)*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*app crashed*(reproduced 2/2 in 6 steps)*",
+            "(reproduce it on its own: ANDROID_SERIAL=<serial> python -m pytest "
+            ".fairy/sessions/*/test_reproduce_check_for_updates.py)",
+        ]
+    )
     exported = {p.name: p for p in (project.path / ".fairy").rglob("test_reproduce_*.py")}
     assert set(exported) == {"test_reproduce_check_for_updates.py", "test_reproduce_backup.py"}
     assert (exported["test_reproduce_backup.py"].parent / "backup.maestro.yaml").is_file()
