@@ -178,10 +178,11 @@ class Coverage:
 
     def nearest(self, words: Sequence[str]) -> Tried | None:
         """The action taken whose element best matches `words` (the oracles, the goal): where the
-        expected thing should have happened. Of equal matches, the latest."""
+        expected thing should have happened. Of equal matches, the earliest: the same tap tried again
+        later, after detours, proves no more, and the earliest is the shortest way to show it again."""
         wanted = tokens(" ".join(words))
         scored = [(overlap(t.label, wanted), t.step, t) for t in self._actions if t.label]
-        best = max(scored, key=lambda s: (s[0], s[1]), default=None)
+        best = max(scored, key=lambda s: (s[0], -s[1]), default=None)
         return best[2] if best is not None and best[0] > 0 else None
 
     def never_saw(self, unmet: Sequence[str], words: Sequence[str]) -> Finding:

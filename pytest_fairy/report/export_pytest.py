@@ -109,6 +109,8 @@ def _typed(move: Move, i: int, env: dict[str, None]) -> str:
 
 
 def _check_lines(check: Expectation) -> list[str]:
+    """A done-when condition is waited for until it holds; a must-not condition (a crash, a text) is
+    watched for the whole wait, and the test fails when it holds."""
     kind, value, holds = check.oracle.kind, check.oracle.value, check.holds
     match kind:
         case OracleKind.CRASH | OracleKind.ANR:
@@ -117,25 +119,21 @@ def _check_lines(check: Expectation) -> list[str]:
                 f"found = _within(WAIT_SECONDS, lambda: _{kind.value}(d))",
                 f'assert not found, f"the app {what}:\\n{{found}}"',
             ]
-        case OracleKind.VISIBLE | OracleKind.NOT_VISIBLE:
-            # A condition holds when its text shows (visible) or does not (not_visible); the check waits
-            # for the condition to be as it should be.
-            shows = (kind is OracleKind.VISIBLE) == holds
-            probe = f"{'' if shows else 'not '}_visible(d, {value!r})"
-            message = f"{value!r} {'never shows' if shows else 'stays on the screen'}"
-            return [f"assert _within(WAIT_SECONDS, lambda: {probe}), {message!r}"]
+        case OracleKind.VISIBLE:
+            probe = f"_visible(d, {value!r})"
+        case OracleKind.NOT_VISIBLE:
+            probe = f"not _visible(d, {value!r})"
         case OracleKind.ACTIVITY:
             probe = f"_activity_is(d, {value!r})"
         case OracleKind.TEXT_MATCHES:
             probe = f"_text_matching(d, {value!r})"
         case OracleKind.LOGCAT_MATCHES:
-            probe = f"re.search({value!r}, _log(d), re.M)"
+            probe = f"_log_line(d, {value!r})"
         case _:
             raise Unwritable(f"no uiautomator2 check for {check}")
-    found = f"_within(WAIT_SECONDS, lambda: {probe})"
     if holds:
-        return [f"found = {found}", f"assert found, {f'never {check.oracle}'!r}"]
-    return [f"found = {found}", "assert not found, found"]
+        return [f"assert _within(WAIT_SECONDS, lambda: {probe}), {f'never {check.oracle}'!r}"]
+    return [f"assert not _within(WAIT_SECONDS, lambda: {probe}), {f'seen: {check.oracle}'!r}"]
 
 
 def _one_line(text: str) -> str:
