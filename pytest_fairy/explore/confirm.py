@@ -19,7 +19,7 @@ from pytest_fairy.devices.protocol import Device, Diagnostics, settle_after_acti
 from pytest_fairy.errors import FairyError
 from pytest_fairy.explore.action import ActionError, perform
 from pytest_fairy.explore.oracles import Observation
-from pytest_fairy.explore.reproduction import NO_STEP, Move, Proof, Reproduction, Way, ways_to
+from pytest_fairy.explore.reproduction import NO_STEP, NO_WAY, Move, Proof, Reproduction, Way, ways_to
 from pytest_fairy.explore.run import Run
 from pytest_fairy.explore.state import StateId, identify, layout_of
 from pytest_fairy.explore.step import Ending, read_oracles
@@ -88,7 +88,7 @@ class Confirmer:
             return self._reproduction(ending, way, times, sum(r.reproduced for r in replays), misses)
         if tried is None:
             misses.append(f"no way to replay step {ending.at_step}: its action was not carried out")
-        return self._reproduction(ending, tried or Way((), "", "none"), made, 0, misses)
+        return self._reproduction(ending, tried or NO_WAY, made, 0, misses)
 
     def _reproduction(
         self, ending: Ending, way: Way, tries: int, reproduced: int, misses: list[str]
@@ -105,6 +105,7 @@ class Confirmer:
             done_when=tuple(self.run.mission.done_when),
             must_not=tuple(self.run.mission.must_not),
             proof=ending.proof,
+            app_name=target.app_name,
             misses=tuple(misses),
         )
 
@@ -115,7 +116,7 @@ class Confirmer:
         try:
             ways = self._ways(ending, self._state(self.launch()).key)
         except FairyError as exc:
-            return Way((), "", "none"), Replay(False, exc.as_reason())
+            return NO_WAY, Replay(False, exc.as_reason())
         if which >= len(ways):
             return None
         way = ways[which]

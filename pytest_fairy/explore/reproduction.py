@@ -140,6 +140,10 @@ class Way:
         return len(self.moves)
 
 
+# The way of a defect no replay could start on (its action was not carried out, the app would not launch).
+NO_WAY = Way((), "", "none")
+
+
 @dataclass(frozen=True)
 class Reproduction:
     """What confirmation found, for the verdict and the exports: the way that reproduced the defect (or
@@ -155,6 +159,7 @@ class Reproduction:
     done_when: tuple[Oracle, ...] = ()
     must_not: tuple[Oracle, ...] = ()
     proof: Proof = Proof.ORACLES
+    app_name: str = ""
     # Why a replay did not reproduce (it left the path, or the defect did not show), one line per replay.
     misses: tuple[str, ...] = ()
 

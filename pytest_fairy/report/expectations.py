@@ -52,9 +52,12 @@ class Expectations:
 
 def expectations(reproduction: Reproduction) -> Expectations:
     """What the exports check: for a defect the oracles saw, that it does not happen (the must-not
-    conditions of its kind, a crash, an ANR); for a done-when never held or a judge's finding, that the
-    done-when conditions hold."""
+    conditions of its kind, a crash, an ANR); for a done-when never held, that the done-when conditions
+    hold. A judge's finding is not checkable: the judge was asked because the done-when conditions held
+    on that very screen, so checking them would pass while the defect is there."""
     finding = reproduction.finding
+    if reproduction.proof is Proof.SCREEN:
+        return Expectations((), (f"the judge's finding ({finding.message}) needs the judge, or a person",))
     if reproduction.proof is Proof.ORACLES:
         oracles = [o for o in reproduction.must_not if o.kind.value == finding.kind]
         if not oracles and finding.kind in (OracleKind.CRASH, OracleKind.ANR):
@@ -64,18 +67,22 @@ def expectations(reproduction: Reproduction) -> Expectations:
             return Expectations((), (f"{finding.kind}: {finding.message}",))
     else:
         wanted = [Expectation(o, holds=True) for o in reproduction.done_when]
+        if not wanted:
+            return Expectations((), (f"{finding.message} (the feature has no done-when to check)",))
     checks = tuple(e for e in wanted if e.oracle.kind in CHECKABLE)
     missing = tuple(str(e) for e in wanted if e.oracle.kind not in CHECKABLE)
-    if not wanted:
-        missing = (f"{finding.kind}: {finding.message} (the feature has no done-when to check)",)
     return Expectations(checks, missing)
 
 
 def screen_checks(reproduction: Reproduction) -> tuple[Expectation, ...]:
-    """What a flow that sees only the screen (Maestro) checks: the checks on texts, and for a crash or an
-    ANR (which only the log shows) the done-when texts the app should have reached."""
+    """What a flow that sees only the screen (Maestro) checks: the checks on texts; for a crash or an ANR,
+    which only the log shows, the done-when texts the run never saw because of it. Empty when a check
+    the defect needs is not a text on the screen."""
     shown = {OracleKind.VISIBLE, OracleKind.NOT_VISIBLE}
-    checks = [e for e in expectations(reproduction).checks if e.oracle.kind in shown]
+    found = expectations(reproduction)
+    if found.missing:
+        return ()
     if reproduction.finding.kind in (OracleKind.CRASH, OracleKind.ANR):
-        checks += [Expectation(o, holds=True) for o in reproduction.done_when if o.kind in shown]
-    return tuple(checks)
+        return tuple(Expectation(o, holds=True) for o in reproduction.done_when if o.kind in shown)
+    checks = found.checks
+    return checks if all(e.oracle.kind in shown for e in checks) else ()

@@ -2,9 +2,11 @@
 `id` / `text` selectors, then what should be on the screen once the defect is fixed.
 
 Maestro's `text` and `id` are regular expressions that must match the whole text, so values are escaped
-and a visible-text check reads `.*text.*`. It matches `text` against a view's text and its content
-description alike. Maestro sees the screen, not the log: for a crash or an ANR the flow checks the
-done-when texts the app should have reached (a crashed app shows none of them).
+and a visible-text check reads `.*text.*`. It matches `text` against a view's text, hint and content
+description alike, and its `index` counts matches by their place on the screen: a view told apart from
+its look-alikes only by uiautomator's `instance` gets no flow. Maestro sees the screen, not the log
+(mobile-dev-inc/Maestro#2346): for a crash or an ANR the flow checks the done-when texts the run never
+saw because of it, and a defect no text tells (a judge's finding) gets no flow.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ import yaml
 from pytest_fairy.explore.action import ActionKind, Direction
 from pytest_fairy.explore.reproduction import Move, Reproduction, Selector
 from pytest_fairy.report.expectations import Unwritable, screen_checks
+from pytest_fairy.report.export_pytest import one_line
 from pytest_fairy.report.typed import typed
 from pytest_fairy.spec.model import OracleKind
+from pytest_fairy.spec.secrets import PLACEHOLDER
 
 # What a regular expression (Java's, as Maestro's) treats as special.
 _REGEX_SPECIAL = re.compile(r"([\\^$.|?*+()\[\]{}])")
@@ -31,27 +35,34 @@ def flow_file_name(identifier: str) -> str:
 
 
 def maestro_flow(reproduction: Reproduction, title: str) -> str:
-    """The flow's YAML. Unwritable when a move acts on a view Maestro cannot select (no id or text)."""
+    """The flow's YAML. Unwritable when the defect is not a text Maestro can look for (Maestro's CLI sees
+    the screen only: mobile-dev-inc/Maestro#2346), or a move cannot be written as Maestro does it."""
+    checks = screen_checks(reproduction)
+    if not checks:
+        raise Unwritable(
+            f"Maestro cannot check this defect ({reproduction.finding.kind}): it sees only the screen, "
+            "and no text on it tells the defect"
+        )
     commands: list[tuple[str, Any]] = [
         ("a fresh launch" + (", its data cleared" if reproduction.reset_data else ""), _launch(reproduction))
     ]
     env: dict[str, None] = {}
     for i, move in enumerate(reproduction.way.moves, start=1):
         for j, command in enumerate(_commands(move, i, env)):
-            commands.append((f"{i}. {move.words}" if j == 0 else "", command))
-    checks = screen_checks(reproduction)
+            commands.append((f"{i}. {one_line(move.words)}" if j == 0 else "", command))
     for check in checks:
         shows = (check.oracle.kind is OracleKind.VISIBLE) == check.holds
         verb = "assertVisible" if shows else "assertNotVisible"
         commands.append((f"should be: {check}", {verb: {"text": f".*{escape(check.oracle.value)}.*"}}))
-    header = [f"# {line}" if line else "#" for line in title.splitlines()]
+    header = [f"# {one_line(line)}" if line.strip() else "#" for line in title.splitlines()]
     if env:
         names = " ".join(f"-e {name}=..." for name in env)
         header.append(f"# Run: maestro test {names} <this file>")
-    if not checks:
+    if reproduction.finding.kind in (OracleKind.CRASH, OracleKind.ANR):
         header.append(
-            f"# Maestro cannot see this defect ({reproduction.finding.kind}): the flow only replays the "
-            "way to it; watch the last step."
+            "# Maestro cannot read the log: the flow checks that what the feature waits for shows after "
+            "the last step, which the run never saw because of the "
+            f"{reproduction.finding.kind}. If the feature goes on past that step, add its remaining steps."
         )
     lines = [*header, yaml.safe_dump({"appId": reproduction.package}, sort_keys=False).strip(), "---"]
     for comment, command in commands:
@@ -68,13 +79,17 @@ def escape(text: str) -> str:
 def maestro_selector(selector: Selector) -> dict[str, Any]:
     if not (selector.resource_id or selector.text or selector.description):
         raise Unwritable(f"Maestro cannot select a view by its class ({selector.class_name}) alone")
+    if selector.instance or (selector.text and selector.description):
+        # Maestro's `index` counts matches by their place on the screen, and its `text` matches text,
+        # hint and content description alike: uiautomator's `instance` in the tree does not carry over.
+        raise Unwritable(f"Maestro would not find the same view by {selector} (views alike on one screen)")
+    if any(PLACEHOLDER.search(v) for v in (selector.resource_id, selector.text, selector.description)):
+        raise Unwritable(f"an element is named by a secret ({selector}): its value would be written down")
     found: dict[str, Any] = {}
     if selector.resource_id:
         found["id"] = escape(selector.resource_id)
     if selector.text or selector.description:
         found["text"] = escape(selector.text or selector.description)
-    if selector.instance:
-        found["index"] = selector.instance
     return found
 
 
@@ -114,11 +129,14 @@ def _commands(move: Move, i: int, env: dict[str, None]) -> list[Any]:
 
 
 def _typed(move: Move, i: int, env: dict[str, None]) -> str:
-    """What is secret as Maestro parameters, `${NAME}` (`maestro test -e NAME=...`)."""
+    """What is secret as Maestro parameters, `${NAME}` (`maestro test -e NAME=...`). Maestro types only
+    ASCII on Android (its driver refuses other text), and runs `${...}` in literal text as JavaScript."""
     parts = []
     for piece in typed(move, i):
         if piece.from_env:
             env[piece.text] = None
+        elif not piece.text.isascii() or "${" in piece.text:
+            raise Unwritable(f"step {i} types {piece.text!r}: Maestro's inputText cannot type it on Android")
         parts.append("${" + piece.text + "}" if piece.from_env else piece.text)
     return "".join(parts)
 

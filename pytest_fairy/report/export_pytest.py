@@ -17,6 +17,7 @@ from pytest_fairy.explore.reproduction import Move, Reproduction, Selector
 from pytest_fairy.report.expectations import Expectation, Unwritable, expectations
 from pytest_fairy.report.typed import typed
 from pytest_fairy.spec.model import OracleKind
+from pytest_fairy.spec.secrets import PLACEHOLDER
 
 INDENT = "    "
 
@@ -24,7 +25,10 @@ INDENT = "    "
 def identifier(name: str) -> str:
     """A feature's name as a Python identifier and a file-name part: `check for updates` ->
     `check_for_updates` (CJK letters are kept: Python allows them in names)."""
-    return re.sub(r"\W+", "_", name.casefold()).strip("_") or "feature"
+    name = re.sub(r"\W+", "_", name.casefold())
+    # `\w` takes letters no name may hold (`①`, `²`): those go too.
+    kept = "".join(c if ("a" + c).isidentifier() else "_" for c in name)
+    return re.sub(r"_+", "_", kept).strip("_") or "feature"
 
 
 def reproduction_file_name(feature: str) -> str:
@@ -33,18 +37,18 @@ def reproduction_file_name(feature: str) -> str:
 
 def python_test(reproduction: Reproduction, feature: str, title: str, about: str) -> str:
     """The test's source. Unwritable when no check of the defect can be written, or a move cannot."""
-    checks = expectations(reproduction).checks
-    if not checks:
-        raise Unwritable(
-            "no uiautomator2 check can tell the defect: " + "; ".join(expectations(reproduction).missing)
-        )
+    wanted = expectations(reproduction)
+    if wanted.missing or not wanted.checks:
+        # A check left out could be the one that fails: the rest would pass while the defect is there.
+        raise Unwritable("no uiautomator2 check can tell the defect: " + "; ".join(wanted.missing))
+    checks = wanted.checks
     body: list[str] = []
     env: dict[str, None] = {}
     for i, move in enumerate(reproduction.way.moves, start=1):
-        body.append(f"# {i}. {move.words} (on {move.on_title or 'the screen'})")
+        body.append(f"# {i}. {one_line(move.words)} (on {one_line(move.on_title) or 'the screen'})")
         body += _move_lines(move, i, env)
         body.append("_settle(d)")
-    body.append(f"# The defect: {_one_line(reproduction.finding.message)}")
+    body.append(f"# The defect: {one_line(reproduction.finding.message)}")
     for check in checks:
         body += _check_lines(check)
     needs_env = ""
@@ -53,11 +57,12 @@ def python_test(reproduction: Reproduction, feature: str, title: str, about: str
         needs_env = f"\nwith the values it types in the environment: {names}\n"
     template = resources.files("pytest_fairy").joinpath("report", "templates", "reproduce_test.py.tmpl")
     return Template(template.read_text(encoding="utf-8")).substitute(
-        title=title,
-        about=about,
+        title=_docstring(title),
+        about=_docstring(about),
         filename=reproduction_file_name(feature),
         needs_env=needs_env,
         package=repr(reproduction.package),
+        app_name=repr(reproduction.app_name),
         activity=repr(reproduction.activity),
         clear_data=repr(reproduction.reset_data),
         test_name=f"test_{identifier(feature)}",
@@ -73,6 +78,8 @@ def selector_call(selector: Selector) -> str:
         ("description", selector.description),
         ("className", selector.class_name),
     )
+    if any(PLACEHOLDER.search(value) for _, value in fields):
+        raise Unwritable(f"an element is named by a secret ({selector}): its value would be written down")
     arguments = [f"{name}={value!r}" for name, value in fields if value]
     if selector.instance:
         arguments.append(f"instance={selector.instance}")
@@ -116,7 +123,8 @@ def _check_lines(check: Expectation) -> list[str]:
         case OracleKind.CRASH | OracleKind.ANR:
             what = "crashed" if kind is OracleKind.CRASH else "is not responding"
             return [
-                f"found = _within(WAIT_SECONDS, lambda: _{kind.value}(d))",
+                f"found = _within({'ANR_WAIT_SECONDS' if kind is OracleKind.ANR else 'WAIT_SECONDS'}, "
+                f"lambda: _{kind.value}(d))",
                 f'assert not found, f"the app {what}:\\n{{found}}"',
             ]
         case OracleKind.VISIBLE:
@@ -136,5 +144,11 @@ def _check_lines(check: Expectation) -> list[str]:
     return [f"assert not _within(WAIT_SECONDS, lambda: {probe}), {f'seen: {check.oracle}'!r}"]
 
 
-def _one_line(text: str) -> str:
+def one_line(text: str) -> str:
+    """A label or a message as a comment line: a view's text may hold line breaks."""
     return " ".join(text.split())
+
+
+def _docstring(text: str) -> str:
+    """Text inside the module's docstring: a backslash or three quotes in a message would end it."""
+    return text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')

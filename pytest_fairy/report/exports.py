@@ -9,18 +9,23 @@ says why.
 
 from __future__ import annotations
 
-from pytest_fairy.explore.reproduction import Reproduction
+from dataclasses import replace
+
+from pytest_fairy.explore.action import MASK
+from pytest_fairy.explore.reproduction import NO_WAY, Reproduction
 from pytest_fairy.report.expectations import Unwritable, expectations
 from pytest_fairy.report.export_maestro import flow_file_name, maestro_flow
-from pytest_fairy.report.export_pytest import identifier, python_test, reproduction_file_name
+from pytest_fairy.report.export_pytest import identifier, one_line, python_test, reproduction_file_name
 
 TEXT_FILE = "reproduction.txt"
+SHOWN_MASK = MASK.strip("'")  # ••••••
 MAX_EVIDENCE_LINES = 20
 
 
 def exports(reproduction: Reproduction, feature: str) -> dict[str, str]:
     """File name -> text: the reproduction in words, and the runnable files that could be written."""
-    title = f"{feature}: {reproduction.finding.message}"
+    reproduction = _masked(reproduction)
+    title = f"{feature}: {one_line(reproduction.finding.message)}"
     about = _about(reproduction)
     files: dict[str, str] = {}
     left_out: list[str] = []
@@ -30,10 +35,23 @@ def exports(reproduction: Reproduction, feature: str) -> dict[str, str]:
     )
     for name, write in writers:
         try:
+            if reproduction.way.how == NO_WAY.how:
+                raise Unwritable("no way to the defect could be replayed")
             files[name] = write()
         except Unwritable as exc:
             left_out.append(f"{name} is not written: {exc}")
     return {TEXT_FILE: _text(reproduction, title, about, list(files), left_out), **files}
+
+
+def _masked(reproduction: Reproduction) -> Reproduction:
+    """The finding with what was typed into password fields masked: a crash message may quote its input
+    (`For input string: "..."`)."""
+    typed = {m.action.text for m in reproduction.way.moves if MASK in m.words and m.action.text}
+    finding = reproduction.finding
+    message, evidence = finding.message, finding.evidence
+    for text in sorted(typed, key=len, reverse=True):
+        message, evidence = message.replace(text, SHOWN_MASK), evidence.replace(text, SHOWN_MASK)
+    return replace(reproduction, finding=replace(finding, message=message, evidence=evidence))
 
 
 def _about(reproduction: Reproduction) -> str:
@@ -46,8 +64,10 @@ def _about(reproduction: Reproduction) -> str:
 def _text(reproduction: Reproduction, title: str, about: str, written: list[str], left_out: list[str]) -> str:
     lines = [title, about, "", f"From a fresh launch of {reproduction.package}:"]
     for i, move in enumerate(reproduction.way.moves, start=1):
-        lines.append(f"  {i}. {move.words}  (on {move.on_title or 'the screen'})")
-    if not reproduction.way.moves:
+        lines.append(f"  {i}. {one_line(move.words)}  (on {one_line(move.on_title) or 'the screen'})")
+    if reproduction.way.how == NO_WAY.how:
+        lines.append("  (no way to the defect could be replayed: see the replays below)")
+    elif not reproduction.way.moves:
         lines.append("  (no step: the defect shows on the first screen)")
     finding = reproduction.finding
     lines += ["", f"Then: {finding.message}"]

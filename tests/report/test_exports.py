@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 
 from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.explore.recorded_action import RecordedAction
-from pytest_fairy.explore.reproduction import Move, Proof, Reproduction, Selector, Way
+from pytest_fairy.explore.reproduction import NO_WAY, Move, Proof, Reproduction, Selector, Way
 from pytest_fairy.report.export_maestro import escape
 from pytest_fairy.report.exports import TEXT_FILE, exports
 from pytest_fairy.spec.model import Oracle, OracleKind
@@ -35,7 +36,7 @@ SIGN_IN_AND_PAY = (
     move(3, "tap", Selector(text="登录 (2)"), "tap [3] 登录 (2)"),
     move(4, "scroll", None, "scroll down", direction="down"),
     move(5, "scroll", Selector(resource_id="com.shop:id/list"), "scroll [4] right", direction="right"),
-    move(6, "long_tap", Selector(text="Buy", instance=1), "long_tap [5] Buy"),
+    move(6, "long_tap", Selector(text="Buy"), "long_tap [5] Buy"),
     move(7, "back", None, "back"),
     move(8, "enter", None, "enter"),
     move(9, "tap", Selector(description="Pay $15"), "tap [2] Pay $15"),
@@ -75,7 +76,7 @@ def test_the_pytest_file_finds_elements_by_selectors_and_checks_the_defect() -> 
     assert "d(text='登录 (2)').click()" in body
     assert "_scroll(d, 'down')" in body
     assert "_scroll(d, 'right', d(resourceId='com.shop:id/list'))" in body
-    assert "d(text='Buy', instance=1).long_click()" in body
+    assert "d(text='Buy').long_click()" in body
     assert 'd.press("back")' in body and 'd.press("enter")' in body
     assert "d(description='Pay $15').click()" in body
     assert "found = _within(WAIT_SECONDS, lambda: _crash(d))" in body
@@ -98,7 +99,7 @@ def test_no_export_holds_a_typed_password_or_a_secrets_value() -> None:
             Finding("anr", "app not responding (ANR): Input dispatching timed out"),
             Proof.ORACLES,
             (),
-            "found = _within(WAIT_SECONDS, lambda: _anr(d))",
+            "found = _within(ANR_WAIT_SECONDS, lambda: _anr(d))",
         ),
         (
             Finding("visible", "must_not condition seen: visible: 系统繁忙"),
@@ -113,14 +114,8 @@ def test_no_export_holds_a_typed_password_or_a_secrets_value() -> None:
             (),
             "assert _within(WAIT_SECONDS, lambda: _visible(d, '支付成功')), 'never visible: 支付成功'",
         ),
-        (
-            Finding("judge", "the pay button does nothing"),
-            Proof.SCREEN,
-            (),
-            "assert _within(WAIT_SECONDS, lambda: _visible(d, '支付成功')), 'never visible: 支付成功'",
-        ),
     ],
-    ids=["anr", "must-not-visible", "never-seen", "judge"],
+    ids=["anr", "must-not-visible", "never-seen"],
 )
 def test_each_kind_of_defect_ends_with_its_own_check(
     finding: Finding, proof: Proof, must_not: tuple[Oracle, ...], expected: str
@@ -131,13 +126,24 @@ def test_each_kind_of_defect_ends_with_its_own_check(
     assert body.count("assert ") == 1  # the defect's own check, nothing else
 
 
-def test_a_defect_no_test_can_check_is_not_exported_as_a_test_and_the_text_says_why() -> None:
+def test_a_judges_finding_is_not_exported_as_a_test_that_would_pass_on_the_broken_screen() -> None:
+    """The judge is asked once the done-when conditions hold: checking them would pass on the very
+    screen the judge found broken."""
     finding = Finding("judge", "the total is wrong")
-    files = exports(reproduction(finding=finding, proof=Proof.SCREEN, done_when=()), "pay")
-    assert "test_reproduce_pay.py" not in files
-    assert "test_reproduce_pay.py is not written: no uiautomator2 check can tell the defect: judge: " in files[TEXT_FILE]
-    flow = files["pay.maestro.yaml"]
-    assert "# Maestro cannot see this defect (judge)" in flow
+    files = exports(reproduction(finding=finding, proof=Proof.SCREEN), "pay")
+    assert set(files) == {TEXT_FILE}
+    text = files[TEXT_FILE]
+    assert "test_reproduce_pay.py is not written: no uiautomator2 check can tell the defect: the judge's finding" in text
+    assert "pay.maestro.yaml is not written: Maestro cannot check this defect (judge)" in text
+
+
+def test_a_done_when_partly_uncheckable_is_not_exported_as_a_test_of_the_rest() -> None:
+    """The unmet condition may be the one no test can check: a test of the others would pass."""
+    done_when = (Oracle(kind=OracleKind.VISIBLE, value="下单"), Oracle(kind=OracleKind.CHECKED, value="同意协议"))
+    finding = Finding("never_seen", "done-when never held")
+    files = exports(reproduction(finding=finding, proof=Proof.NEVER_SEEN, done_when=done_when), "pay")
+    assert "test_reproduce_pay.py" not in files and "pay.maestro.yaml" not in files
+    assert "no uiautomator2 check can tell the defect: checked: 同意协议" in files[TEXT_FILE]
 
 
 def test_a_view_named_only_by_its_class_is_tapped_by_class_in_pytest_and_not_exported_to_maestro() -> None:
@@ -232,7 +238,7 @@ def test_the_maestro_flow_follows_maestros_documented_commands() -> None:
     assert "scroll" in commands  # a scroll down of the screen
     # Maestro's swipe names the finger's way: showing what is right is a swipe to the left.
     assert {"swipe": {"direction": "LEFT", "from": {"id": r"com\.shop:id/list"}}} in commands
-    assert {"longPressOn": {"text": "Buy", "index": 1}} in commands
+    assert {"longPressOn": {"text": "Buy"}} in commands
     # Pay $15 is a content description: Maestro matches it as text.
     assert commands[-4:-1] == ["back", {"pressKey": "Enter"}, {"tapOn": {"text": r"Pay \$15"}}]
     # A crash shows only in the log: the flow checks what the app should have reached instead.
@@ -261,3 +267,47 @@ def test_an_escaped_text_matches_itself_whole_and_nothing_longer(text: str) -> N
     pattern = re.compile(escape(text))
     assert pattern.fullmatch(text)
     assert not pattern.fullmatch(text + "x")
+
+
+def test_messages_and_labels_with_backslashes_quotes_and_line_breaks_still_make_valid_files() -> None:
+    finding = Finding("crash", 'app crashed: FileNotFoundException: C:\\users\\x.txt """ \\u12', "FATAL EXCEPTION")
+    moves = (move(1, "tap", Selector(resource_id="com.shop:id/item"), "tap [3] 商品\n¥12"),)
+    files = exports(reproduction(moves=moves, finding=finding), "第①步 pay")
+    source = files["test_reproduce_第_步_pay.py"]
+    ast.parse(source)
+    assert "# 1. tap [3] 商品 ¥12 (on screen 1)" in source
+    check_flow(files["第_步_pay.maestro.yaml"])
+
+
+def test_views_told_apart_only_by_their_place_get_no_maestro_flow() -> None:
+    """Maestro's index counts by place on the screen, uiautomator's instance by the tree."""
+    buy = move(1, "tap", Selector(text="Buy", instance=1), "tap [5] Buy")
+    files = exports(reproduction(moves=(buy,)), "pay")
+    assert "d(text='Buy', instance=1).click()" in files["test_reproduce_pay.py"]
+    assert "pay.maestro.yaml is not written: Maestro would not find the same view" in files[TEXT_FILE]
+
+
+def test_text_maestro_cannot_type_on_android_gets_no_flow() -> None:
+    typed = move(1, "type", Selector(resource_id="com.shop:id/q"), "type [1] 搜索 '麦辣鸡腿堡'", text="麦辣鸡腿堡")
+    files = exports(reproduction(moves=(typed,)), "pay")
+    assert "d(resourceId='com.shop:id/q').set_text('麦辣鸡腿堡')" in files["test_reproduce_pay.py"]
+    assert "Maestro's inputText cannot type it on Android" in files[TEXT_FILE]
+
+
+def test_an_element_named_by_a_secret_is_not_written_down() -> None:
+    account = move(1, "tap", Selector(text="{{SHOP_USER}}"), "tap [2] {{SHOP_USER}}")
+    files = exports(reproduction(moves=(account,)), "pay")
+    assert set(files) == {TEXT_FILE}
+    assert "an element is named by a secret" in files[TEXT_FILE]
+
+
+def test_a_crash_message_quoting_a_typed_password_is_masked() -> None:
+    finding = Finding("crash", f'app crashed: NumberFormatException: For input string: "{PASSWORD}"', PASSWORD)
+    for text in exports(reproduction(finding=finding), "pay by card").values():
+        assert PASSWORD not in text
+
+
+def test_no_way_replayed_leaves_only_the_text() -> None:
+    files = exports(replace(reproduction(reproduced=0), way=NO_WAY), "pay")
+    assert set(files) == {TEXT_FILE}
+    assert "(no way to the defect could be replayed" in files[TEXT_FILE]
