@@ -5,8 +5,9 @@ No side doors: every action aimed at an element obeys it - a tap, a long tap, ty
 field first), a scroll or swipe on it (swipe-to-pay, swipe-to-delete) - and so does an action a project's
 review hook puts in place of the brain's (`step.choose` checks both). The element is risky when its
 text, content-desc or resource-id, or the label a person reads on it (the first text inside a clickable
-row), holds a risky word. Actions on no element (back, enter, restart, a scroll of the whole screen)
-are not the policy's.
+row), holds a risky word. Enter submits the focused field, so it obeys the policy as an action on that
+field (a chat box whose id says send). Actions on no element (back, restart, a scroll of the whole
+screen, enter with no field focused) are not the policy's.
 
 The denial goes back to the brain as the step's outcome and into the report.
 """
@@ -32,9 +33,12 @@ class RiskPolicy:
 
     def check(self, action: Action, screen: Screen) -> str | None:
         """None when the action may go ahead, else the reason it is denied."""
-        if action.kind not in GUARDED_KINDS:
+        if action.kind is ActionKind.ENTER:
+            target = next((m for m in screen.marks if m.node.focused and m.node.editable), None)
+        elif action.kind in GUARDED_KINDS:
+            target = action.target(screen)
+        else:
             return None
-        target = action.target(screen)
         if target is None:
             return None
         node = target.node

@@ -101,3 +101,14 @@ def test_a_hook_rewrite_obeys_the_policy_whatever_its_kind(rewrite: Action) -> N
     choice = choose(harmless, SCREEN, Mission(review=review), 2)
     assert choice.taken.origin is Origin.HOOK and choice.taken.action == rewrite
     assert choice.denial.startswith("denied: "), choice
+
+
+def test_enter_obeys_the_policy_as_an_action_on_the_focused_field() -> None:
+    """Enter submits the focused field: a chat box whose id says send sends."""
+    chat = v("EditText", (40, 800, 1040, 920), text="", rid="chat_send_input", focusable=True, focused=True)
+    focused = screen_of(row(200, text="返回"), chat)
+    denial = RiskPolicy().check(Action(ActionKind.ENTER), focused)
+    assert denial is not None and "looks like a send action" in denial
+    assert RiskPolicy(allowed=frozenset({"send"})).check(Action(ActionKind.ENTER), focused) is None
+    unfocused = screen_of(row(200, text="返回"), v("EditText", (40, 800, 1040, 920), text="", rid="chat_send_input"))
+    assert RiskPolicy().check(Action(ActionKind.ENTER), unfocused) is None
