@@ -20,6 +20,8 @@ import yaml
 from device_helpers import NOTES_APP, Farm
 from wire.wire_helpers import ServedDevice
 
+from pytest_fairy.virtual.wire.u2server import METHOD_NOT_FOUND, RpcError, UiautomatorServer
+
 pytestmark = pytest.mark.wire
 
 REPO = Path(__file__).resolve().parents[2]
@@ -112,7 +114,7 @@ def test_the_exported_test_fails_on_the_defect_and_passes_once_it_is_fixed(
 
 
 def test_a_done_when_never_seen_exports_a_test_that_waits_for_it_and_fails_until_the_button_works(
-    pytester: pytest.Pytester, lock_dir: Path, farm: Farm, tmp_path: Path
+    pytester: pytest.Pytester, lock_dir: Path, farm: Farm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """tests/untuned/dead_button: 检查更新 was never wired. The export ends by waiting for the done-when
     text: it fails on the broken build and passes on its twin where the button works."""
@@ -135,4 +137,13 @@ def test_a_done_when_never_seen_exports_a_test_that_waits_for_it_and_fails_until
     assert "AssertionError: never visible: 已是最新版本" in failing.stdout
     clean = farm.serve(untuned / "dead_button_clean")
     passing = run_exported(exported, clean, farm, tmp_path / "clean")
+    assert passing.returncode == 0, passing.stdout + passing.stderr
+
+    # A uiautomator2 server without waitForIdle (an older or a vendor's build): the test pauses instead.
+    def old_server(self: UiautomatorServer, timeout_ms: int = 0) -> None:
+        raise RpcError(METHOD_NOT_FOUND, "Method not found: waitForIdle")
+
+    monkeypatch.setattr(UiautomatorServer, "wait_for_idle", old_server)
+    older = farm.serve(untuned / "dead_button_clean")
+    passing = run_exported(exported, older, farm, tmp_path / "older")
     assert passing.returncode == 0, passing.stdout + passing.stderr
