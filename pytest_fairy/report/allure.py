@@ -48,6 +48,7 @@ from pytest_fairy.report.exports import exports
 from pytest_fairy.report.policy import ArtifactPolicy
 from pytest_fairy.report.screenshots import place
 from pytest_fairy.report.tree_picture import tree_png
+from pytest_fairy.report.wording import one_line
 
 
 def step_title(record: StepRecord, reached_title: str = "") -> str:
@@ -281,7 +282,7 @@ class AllureSink:
         }
         if record.usage.calls:
             shown["tokens so far"] = str(record.usage.total_tokens)
-        return {name: _cut(value, self.limits.parameter_chars) for name, value in shown.items() if value}
+        return {name: one_line(value, self.limits.parameter_chars) for name, value in shown.items() if value}
 
 
 @dataclass
@@ -366,8 +367,3 @@ def _export_type(name: str) -> str:
 
 def _extension(name: str) -> str:
     return "maestro.yaml" if name.endswith(".maestro.yaml") else name.rsplit(".", 1)[-1]
-
-
-def _cut(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -16,6 +16,7 @@ from pytest_fairy.explore.action import ActionKind, Direction
 from pytest_fairy.explore.reproduction import Move, Reproduction, Selector
 from pytest_fairy.report.expectations import Expectation, Unwritable, expectations
 from pytest_fairy.report.typed import typed
+from pytest_fairy.report.wording import one_line
 from pytest_fairy.spec.model import OracleKind
 from pytest_fairy.spec.secrets import PLACEHOLDER
 
@@ -142,11 +143,6 @@ def _check_lines(check: Expectation) -> list[str]:
     if holds:
         return [f"assert _within(WAIT_SECONDS, lambda: {probe}), {f'never {check.oracle}'!r}"]
     return [f"assert not _within(WAIT_SECONDS, lambda: {probe}), {f'seen: {check.oracle}'!r}"]
-
-
-def one_line(text: str) -> str:
-    """A label or a message as a comment line: a view's text may hold line breaks."""
-    return " ".join(text.split())
 
 
 def _docstring(text: str) -> str:

@@ -15,7 +15,8 @@ from pytest_fairy.explore.action import MASK
 from pytest_fairy.explore.reproduction import NO_WAY, Reproduction
 from pytest_fairy.report.expectations import Unwritable, expectations
 from pytest_fairy.report.export_maestro import flow_file_name, maestro_flow
-from pytest_fairy.report.export_pytest import identifier, one_line, python_test, reproduction_file_name
+from pytest_fairy.report.export_pytest import identifier, python_test, reproduction_file_name
+from pytest_fairy.report.wording import one_line
 
 TEXT_FILE = "reproduction.txt"
 SHOWN_MASK = MASK.strip("'")  # ••••••

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from pytest_fairy.explore.tree import FeatureTree, StateInfo
 from pytest_fairy.perception.fonts import font
+from pytest_fairy.report.wording import one_line
 
 Point = tuple[float, float]
 Rect = tuple[float, float, float, float]  # left, top, right, bottom
@@ -192,7 +193,7 @@ def _slots(
     for a, b in actions:
         counter = actions[(a, b)]
         action, _ = counter.most_common(1)[0]
-        label = _cut(action, style.label_chars)
+        label = one_line(action, style.label_chars)
         if (a, b) in on_path:
             label = f"{on_path[(a, b)]}. {label}"
         total = sum(counter.values())
@@ -317,8 +318,3 @@ def bezier(points: list[Point], t: float) -> Point:
     (x0, y0), (cx, cy), (x1, y1) = points
     u = 1 - t
     return u * u * x0 + 2 * u * t * cx + t * t * x1, u * u * y0 + 2 * u * t * cy + t * t * y1
-
-
-def _cut(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

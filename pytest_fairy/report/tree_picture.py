@@ -16,6 +16,7 @@ from pytest_fairy.explore.record import Exploration
 from pytest_fairy.explore.tree import FeatureTree
 from pytest_fairy.perception.fonts import font, font_path
 from pytest_fairy.report.tree_layout import Box, PictureStyle, Point, TreeLayout, bezier, tree_layout
+from pytest_fairy.report.wording import one_line
 
 __all__ = ["PictureStyle", "TreeLayout", "render_tree_png", "render_tree_svg", "tree_layout", "tree_png"]
 
@@ -172,12 +173,7 @@ def _fit(text: str, room: float, size: int) -> str:
     measure = font(size)
     text = " ".join(text.split())
     if font_path() is None or measure.getlength(text) <= room:
-        return text if font_path() is not None else _cut(text, int(room // (size * 0.6)))
+        return text if font_path() is not None else one_line(text, int(room // (size * 0.6)))
     while text and measure.getlength(text + "…") > room:
         text = text[:-1]
     return text + "…"
-
-
-def _cut(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw
 
 from pytest_fairy.explore.tree import FeatureTree, StateInfo
 from pytest_fairy.perception.fonts import font
+from pytest_fairy.report.wording import one_line
 
 SCHEMA = "pytest_fairy.tree_diff"
 SCHEMA_VERSION = 1
@@ -291,9 +292,9 @@ def render_diff_png(
         draw.rectangle((x, y, x + style.box_width, y + style.box_height), fill=fill, outline=border, width=2)
         info = infos[key]
         draw.text(
-            (x + 8, y + 6), _clip(info.title or info.name, 20), fill="#202124", font=font(style.font_size)
+            (x + 8, y + 6), one_line(info.title or info.name, 20), fill="#202124", font=font(style.font_size)
         )
-        draw.text((x + 8, y + 30), _clip(info.name, 32), fill="#5f6368", font=font(style.font_size - 4))
+        draw.text((x + 8, y + 30), one_line(info.name, 32), fill="#5f6368", font=font(style.font_size - 4))
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
     return buffer.getvalue()
@@ -355,8 +356,3 @@ def _arrow(
     angle = math.atan2(by - ay, bx - ax)
     head = [(bx, by)] + [(bx - 9 * math.cos(angle + s), by - 9 * math.sin(angle + s)) for s in (-0.4, 0.4)]
     draw.polygon(head, fill=colour)
-
-
-def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
