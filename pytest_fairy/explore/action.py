@@ -79,7 +79,7 @@ class Action:
         if self.direction is not None:
             words.append(self.direction.value)
         if self.text is not None:
-            words.append(MASK if self._secret(screen) else repr(self.text))
+            words.append(MASK if self.into_password(screen) else repr(self.text))
         return " ".join(words)
 
     def key(self, screen: Screen) -> str:
@@ -92,8 +92,9 @@ class Action:
         parts = [self.kind.value, target.ref if target else "", self.direction or "", text]
         return "|".join(parts)
 
-    def _secret(self, screen: Screen | None) -> bool:
-        """Typed into a password field: its text is never shown (-v lines, steps, reports, prompts)."""
+    def into_password(self, screen: Screen | None) -> bool:
+        """Typed into a password field: its text is never shown (-v lines, steps, reports, prompts) nor
+        kept (the decision cache)."""
         if screen is None or self.mark is None:
             return False
         try:

@@ -90,16 +90,20 @@ class RecordedDecision:
     @property
     def withheld(self) -> bool:
         """A typing step whose text was not kept: replaying it needs the brain again."""
-        action = self.action
-        return action is not None and action.kind == ActionKind.TYPE.value and action.text is None
+        action = self.action  # (a typing whose field was not on the screen kept no ref: a plain miss)
+        return (
+            action is not None
+            and action.kind == ActionKind.TYPE.value
+            and action.text is None
+            and bool(action.ref)
+        )
 
 
 def _password_text(action: Action, screen: Screen) -> bool:
-    target = action.target(screen)
+    """Text typed into a password field that is not a secret's placeholder."""
     return (
         action.kind is ActionKind.TYPE
-        and target is not None
-        and target.node.password
+        and action.into_password(screen)
         and not PLACEHOLDER.fullmatch(action.text or "")
     )
 

@@ -1,9 +1,9 @@
 """What an exported reproduction checks at its end: the defect, as a condition the app should meet.
 
 A crash seen becomes "the app does not crash", a must-not condition seen becomes its opposite, and a
-feature that never got done (or that the judge found broken on a screen) becomes its done-when
-conditions. A check the exports cannot express (a project's own oracle, a state of the feature tree) is
-left out, and `Expectations.missing` says which, so the files never claim to check what they do not.
+feature that never got done becomes its done-when conditions. What the exports cannot express (a
+judge's finding, a project's own oracle, a state of the feature tree) is `Expectations.missing`, and a
+file that would need it is not written: the files never claim to check what they do not.
 """
 
 from __future__ import annotations

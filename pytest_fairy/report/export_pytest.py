@@ -8,6 +8,7 @@ test (`python_test` raises Unwritable, saying why), as a test that cannot fail w
 
 from __future__ import annotations
 
+import functools
 import re
 from importlib import resources
 from string import Template
@@ -56,8 +57,7 @@ def python_test(reproduction: Reproduction, feature: str, title: str, about: str
     if env:
         names = " ".join(f"{name}=..." for name in env)
         needs_env = f"\nwith the values it types in the environment: {names}\n"
-    template = resources.files("pytest_fairy").joinpath("report", "templates", "reproduce_test.py.tmpl")
-    return Template(template.read_text(encoding="utf-8")).substitute(
+    return _template().substitute(
         title=_docstring(title),
         about=_docstring(about),
         filename=reproduction_file_name(feature),
@@ -69,6 +69,12 @@ def python_test(reproduction: Reproduction, feature: str, title: str, about: str
         test_name=f"test_{identifier(feature)}",
         body="\n".join(INDENT + line for line in body),
     )
+
+
+@functools.cache
+def _template() -> Template:
+    path = resources.files("pytest_fairy").joinpath("report", "templates", "reproduce_test.py.tmpl")
+    return Template(path.read_text(encoding="utf-8"))
 
 
 def selector_call(selector: Selector) -> str:

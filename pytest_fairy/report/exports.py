@@ -16,6 +16,7 @@ from pytest_fairy.explore.reproduction import NO_WAY, Reproduction
 from pytest_fairy.report.expectations import Unwritable, expectations
 from pytest_fairy.report.export_maestro import flow_file_name, maestro_flow
 from pytest_fairy.report.export_pytest import identifier, python_test, reproduction_file_name
+from pytest_fairy.report.typed import into_password
 from pytest_fairy.report.wording import one_line
 
 TEXT_FILE = "reproduction.txt"
@@ -35,9 +36,10 @@ def exports(reproduction: Reproduction, feature: str) -> dict[str, str]:
         (flow_file_name(identifier(feature)), lambda: maestro_flow(reproduction, f"{title}\n{about}")),
     )
     for name, write in writers:
+        if reproduction.way == NO_WAY:
+            left_out.append(f"{name} is not written: no way to the defect could be replayed")
+            continue
         try:
-            if reproduction.way.how == NO_WAY.how:
-                raise Unwritable("no way to the defect could be replayed")
             files[name] = write()
         except Unwritable as exc:
             left_out.append(f"{name} is not written: {exc}")
@@ -47,7 +49,7 @@ def exports(reproduction: Reproduction, feature: str) -> dict[str, str]:
 def _masked(reproduction: Reproduction) -> Reproduction:
     """The finding with what was typed into password fields masked: a crash message may quote its input
     (`For input string: "..."`)."""
-    typed = {m.action.text for m in reproduction.way.moves if MASK in m.words and m.action.text}
+    typed = {m.action.text for m in reproduction.way.moves if into_password(m) and m.action.text}
     finding = reproduction.finding
     message, evidence = finding.message, finding.evidence
     for text in sorted(typed, key=len, reverse=True):
@@ -66,7 +68,7 @@ def _text(reproduction: Reproduction, title: str, about: str, written: list[str]
     lines = [title, about, "", f"From a fresh launch of {reproduction.package}:"]
     for i, move in enumerate(reproduction.way.moves, start=1):
         lines.append(f"  {i}. {one_line(move.words)}  (on {one_line(move.on_title) or 'the screen'})")
-    if reproduction.way.how == NO_WAY.how:
+    if reproduction.way == NO_WAY:
         lines.append("  (no way to the defect could be replayed: see the replays below)")
     elif not reproduction.way.moves:
         lines.append("  (no step: the defect shows on the first screen)")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pytest_fairy.explore.action import MASK
+from pytest_fairy.explore.action import MASK, ActionKind
 from pytest_fairy.explore.reproduction import Move
 from pytest_fairy.spec.secrets import PLACEHOLDER
 
@@ -18,10 +18,15 @@ class Piece:
     from_env: bool = False
 
 
+def into_password(move: Move) -> bool:
+    """The move typed into a password field: its words show the text masked (`Action.describe`)."""
+    return move.kind is ActionKind.TYPE and MASK in move.words
+
+
 def typed(move: Move, step: int) -> tuple[Piece, ...]:
     """The text of a type move, in pieces; `step` numbers the move in its way."""
     text = move.action.text or ""
-    if MASK in move.words and not PLACEHOLDER.search(text):
+    if into_password(move) and not PLACEHOLDER.search(text):
         return (Piece(f"FAIRY_TYPED_{step}", from_env=True),)
     pieces: list[Piece] = []
     last = 0
