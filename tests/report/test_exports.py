@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+import types
 from dataclasses import replace
 from typing import Any
 
@@ -311,3 +312,68 @@ def test_no_way_replayed_leaves_only_the_text() -> None:
     files = exports(replace(reproduction(reproduced=0), way=NO_WAY), "pay")
     assert set(files) == {TEXT_FILE}
     assert "(no way to the defect could be replayed" in files[TEXT_FILE]
+
+
+# -- the exported test's own helpers, on what a phone would give them ---------------------------------------
+
+
+class Phone:
+    """What the exported helpers read from a device: `logcat -d`, the dump, the last toast."""
+
+    def __init__(self, log: str = "", nodes: tuple[tuple[str, str], ...] = (), toast: str | None = None) -> None:
+        self.log = log
+        rows = "".join(f'<node package="{p}" text="{t}" content-desc="" />' for p, t in nodes)
+        self.xml = f"<?xml version='1.0' ?><hierarchy>{rows}</hierarchy>"
+        self.jsonrpc = type("Rpc", (), {"getLastToast": staticmethod(lambda: toast)})()
+
+    def shell(self, command: list[str]) -> object:
+        assert command == ["logcat", "-d"]
+        return type("Shell", (), {"output": self.log})()
+
+    def dump_hierarchy(self) -> str:
+        return self.xml
+
+
+@pytest.fixture(scope="module")
+def helpers() -> Any:
+    """The helpers of an exported test for the app `com.shop` named Shop, loaded as the module they are."""
+    source = exports(replace(reproduction(), app_name="Shop"), "pay by card")["test_reproduce_pay_by_card.py"]
+    module = types.ModuleType("exported")
+    exec(compile(source, "test_reproduce_pay_by_card.py", "exec"), module.__dict__)
+    return module
+
+
+FATAL = "E AndroidRuntime: FATAL EXCEPTION: main\nE AndroidRuntime: Process: {p}, PID: 1\nE AndroidRuntime: java.lang.IllegalStateException"
+NATIVE = "F libc    : Fatal signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0 in tid 9 (RenderThread), pid 8 ({p})"
+
+
+@pytest.mark.parametrize(
+    ("phone", "crashed"),
+    [
+        (Phone(FATAL.format(p="com.shop")), True),
+        (Phone("I ActivityManager: start\n" + FATAL.format(p="com.shop").replace("\n", "\nI Other: x\n", 1)), True),
+        (Phone(FATAL.format(p="com.other")), False),
+        (Phone(NATIVE.format(p="com.shop")), True),
+        (Phone(NATIVE.format(p="com.other.app")), False),
+        (Phone(NATIVE.format(p="om.shop")), True),  # older Androids keep the last 15 characters
+        (Phone(nodes=(("android", "Shop has stopped"), ("android", "Close app"))), True),
+        (Phone(nodes=(("android", "Maps has stopped"),)), False),
+        (Phone(nodes=(("com.shop", "Shop has stopped"),)), False),  # the app's own text, not the system's
+    ],
+    ids=["fatal", "fatal-lines-between", "other-app", "native", "native-other", "native-cut", "dialog", "dialog-other-app", "own-text"],
+)
+def test_the_exported_crash_check_finds_what_the_oracle_finds(helpers: Any, phone: Phone, crashed: bool) -> None:
+    assert bool(helpers._crash(phone)) is crashed
+
+
+def test_the_exported_anr_check_reads_the_log_then_the_dialog(helpers: Any) -> None:
+    assert "ANR in com.shop" in helpers._anr(Phone("E ActivityManager: ANR in com.shop (com.shop/.Pay)"))
+    assert helpers._anr(Phone(nodes=(("android", "Shop isn't responding"),)))
+    assert not helpers._anr(Phone("E ActivityManager: ANR in com.shopping"))
+
+
+def test_the_exported_visible_check_reads_the_apps_views_and_toast_not_the_keyboard(helpers: Any) -> None:
+    keyboard = Phone(nodes=(("com.google.android.inputmethod.latin", "发送"), ("com.shop", "购物车")))
+    assert helpers._visible(keyboard, "购物车") and not helpers._visible(keyboard, "发送")
+    assert helpers._visible(Phone(toast="支付成功"), "支付成功")
+    assert helpers._visible(Phone(nodes=(("com.shop", "Pay NOW"),)), "pay now")  # as the oracle: any case
