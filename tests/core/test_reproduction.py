@@ -3,6 +3,7 @@ feature tree, with the moves that set a screen up, and the run's own walk as a s
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -11,6 +12,8 @@ from pytest_fairy.explore.reproduction import Move, Selector, selector_for, ways
 from pytest_fairy.explore.state import StateId
 from pytest_fairy.explore.tree import FeatureTree
 from pytest_fairy.perception.screen import build_screen
+from tests.perception.real_screens.corpus import names as real_screen_names
+from tests.perception.real_screens.corpus import screen_of as real_screen
 
 
 def state(name: str, content: str = "") -> StateId:
@@ -140,3 +143,17 @@ def test_selectors_name_an_element_by_the_fewest_attributes_that_find_it_alone()
     (nameless,) = [m for m in screen.marks if not m.label]
     # No id, text or description: its class and place among the views of that class (never coordinates).
     assert selector_for(nameless.node, screen) == Selector(class_name="android.view.View", instance=0)
+
+
+@pytest.mark.parametrize("name", real_screen_names())
+def test_on_real_apps_screens_every_selector_finds_its_own_view(name: str) -> None:
+    """On public dumps of real apps (tests/perception/real_screens), the selector an exported test uses
+    for each marked view finds that view, and no other, as uiautomator counts `instance` (the matching
+    views in the dump's order)."""
+    screen = real_screen(name)
+    nodes = list(screen.nodes())
+    for mark in screen.marks:
+        selector = selector_for(mark.node, screen)
+        assert selector is not None, f"{name}: [{mark.number}] {mark.label} gets no selector"
+        found = [n for n in nodes if selector.matches(n)]
+        assert found[selector.instance] is mark.node, f"{name}: {selector} finds another view"
