@@ -8,7 +8,7 @@
 The app model format is documented in docs/virtual-apps.md.
 """
 
-from pytest_fairy.virtual.clock import Clock, ManualClock, SystemClock
+from pytest_fairy.virtual.clock import Clock, DeviceClock, ManualClock, SystemClock
 from pytest_fairy.virtual.device import ActionLogEntry, VirtualDevice
 from pytest_fairy.virtual.loader import AppModelError, load_app_model, parse_app_model
 from pytest_fairy.virtual.model import AppModel
@@ -18,6 +18,7 @@ __all__ = [
     "AppModel",
     "AppModelError",
     "Clock",
+    "DeviceClock",
     "ManualClock",
     "SystemClock",
     "VirtualDevice",

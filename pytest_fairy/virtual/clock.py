@@ -52,3 +52,30 @@ class ManualClock:
 
     def advance(self, seconds: float) -> None:
         self._elapsed += max(0.0, seconds)
+
+
+class DeviceClock:
+    """The phone's own time: the clock it was given, plus the time its calls took on the phone.
+
+    A call that answers at once (latency off) still takes a phone its time: the device `advance`s this
+    clock by it instead of waiting, so toasts, animations and the log's timestamps move with the actions
+    while the run stays fast. Real time, or a ManualClock's `advance`, moves it as well.
+    """
+
+    def __init__(self, base: Clock) -> None:
+        self.base = base
+        self.ahead = 0.0  # seconds the phone's time is ahead of `base`: the calls' time not waited for
+
+    def monotonic(self) -> float:
+        return self.base.monotonic() + self.ahead
+
+    def now(self) -> datetime:
+        return self.base.now() + timedelta(seconds=self.ahead)
+
+    def sleep(self, seconds: float) -> None:
+        """Really wait (a call's latency, waiting for the UI to settle): `base` moves."""
+        self.base.sleep(seconds)
+
+    def advance(self, seconds: float) -> None:
+        """Time passes on the phone at once, without the run waiting for it."""
+        self.ahead += max(0.0, seconds)

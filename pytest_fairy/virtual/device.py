@@ -10,6 +10,12 @@ UI settling: with `device.latency.settle` > 0, an input action's result is not o
 long after the action, a dump or screenshot shows the screen as it was before it (a phone's animation);
 `wait_idle(timeout)` (uiautomator's waitForIdle, served over the wire) waits it out on the device's clock,
 so a test with a ManualClock sees exactly whether and how long a driver waited.
+
+Time: every call takes the phone the time `device.durations` gives it (a tap and its reaction, typing by
+the character, an app's start, a dump...). The run does not wait for it: the device's own clock
+(`DeviceClock`: the clock given, plus that time) moves on at once. A call's time passes before it acts (a
+tap lands when the finger lifts, a launched app shows once it has started), a read's after the moment it
+shows. So toasts and the UI's settling end as many actions later as on a phone, however fast the run.
 """
 
 from __future__ import annotations
@@ -24,12 +30,12 @@ from PIL import Image
 
 from pytest_fairy.devices.protocol import AppRef, DeviceInfo, Key
 from pytest_fairy.errors import DeviceError
-from pytest_fairy.virtual.clock import Clock, SystemClock
+from pytest_fairy.virtual.clock import Clock, DeviceClock, SystemClock
 from pytest_fairy.virtual.dump import dump_xml
 from pytest_fairy.virtual.engine import Engine, VirtualAppError
 from pytest_fairy.virtual.loader import load_app_model
 from pytest_fairy.virtual.logcat import Logcat
-from pytest_fairy.virtual.model import AppModel, Element, Scalar
+from pytest_fairy.virtual.model import AppModel, Durations, Element, Scalar
 from pytest_fairy.virtual.render import Renderer
 from pytest_fairy.virtual.system import LAUNCHER_PACKAGE, SYSTEM_PACKAGES
 from pytest_fairy.virtual.views import Window
@@ -62,7 +68,8 @@ SIDE_BY_SIDE = frozenset({"dump", "screenshot", "logcat"})
 
 @dataclass(frozen=True, slots=True)
 class ActionLogEntry:
-    """One device call. `monotonic` / `wall` are when it started, `finished` (monotonic) when it ended."""
+    """One device call. `monotonic` / `wall` are when it started, `finished` (monotonic) when it ended, on
+    the host's clock (the clock given to the device, without the phone's time its calls took)."""
 
     monotonic: float
     wall: float
@@ -75,8 +82,9 @@ class VirtualDevice:
     """A virtual phone running `app` (an AppModel, or a path to app.yaml or its directory).
 
     Starts at the launcher with the app not running, like a phone after boot; `launch(package)` opens it.
-    `latency=False` makes every call instant (tests); otherwise each call waits as long as the model's
-    `device.latency` says, through `clock.sleep`.
+    `latency=False` makes every call answer at once (tests); otherwise each call waits as long as the
+    model's `device.latency` says, through `clock.sleep`. Either way the device's `clock` moves by the time
+    each call takes a phone (`device.durations`).
     """
 
     def __init__(
@@ -92,7 +100,7 @@ class VirtualDevice:
         self.app_model = app if isinstance(app, AppModel) else load_app_model(app)
         self._serial = serial
         self._latency = latency
-        self._clock = clock or SystemClock()
+        self._clock = DeviceClock(clock or SystemClock())
         self._size = size or self.app_model.device.size
         self._lock = threading.RLock()
         self._logcat = Logcat(self._clock)
@@ -120,6 +128,11 @@ class VirtualDevice:
         return self._serial
 
     @property
+    def clock(self) -> DeviceClock:
+        """The phone's time: the clock given to the device, plus the time its calls took on the phone."""
+        return self._clock
+
+    @property
     def variables(self) -> dict[str, Scalar]:
         """The app's variables right now (read-only view for tests and debugging)."""
         return dict(self._engine.ui.variables)
@@ -135,7 +148,7 @@ class VirtualDevice:
 
     def dismiss_keyguard(self) -> None:
         """`adb shell wm dismiss-keyguard`: lifts a swipe lock; a PIN lock stays."""
-        self._call("dismiss_keyguard", (), "action", self._engine.dismiss_keyguard)
+        self._call("dismiss_keyguard", (), "action", self._engine.dismiss_keyguard, self._times.key)
 
     def toasts(self) -> list[str]:
         """The toasts on screen right now, oldest first (screenshots show them; dumps never do)."""
@@ -144,20 +157,24 @@ class VirtualDevice:
     # ---- the Device protocol --------------------------------------------------------------------
 
     def dump_hierarchy(self) -> str:
-        return self._call("dump", (), "dump", lambda: dump_xml(self._shown()[0]))
+        return self._call("dump", (), "dump", lambda: dump_xml(self._shown()[0]), self._times.dump)
 
     def screenshot(self) -> Image.Image:
         def shoot() -> Image.Image:
             return self._renderer.render(*self._shown())
 
-        return self._call("screenshot", (), "screenshot", shoot)
+        return self._call("screenshot", (), "screenshot", shoot, self._times.screenshot)
 
     def tap(self, x: int, y: int) -> None:
-        self._call("tap", (x, y), "action", lambda: self._engine.tap(int(x), int(y)))
+        self._call("tap", (x, y), "action", lambda: self._engine.tap(int(x), int(y)), self._times.tap)
 
     def long_tap(self, x: int, y: int, duration: float = 1.0) -> None:
         self._call(
-            "long_tap", (x, y, duration), "action", lambda: self._engine.tap(int(x), int(y), long=True)
+            "long_tap",
+            (x, y, duration),
+            "action",
+            lambda: self._engine.tap(int(x), int(y), long=True),
+            duration + self._times.tap,
         )
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
@@ -166,14 +183,16 @@ class VirtualDevice:
             (x1, y1, x2, y2, duration),
             "action",
             lambda: self._engine.swipe(int(x1), int(y1), int(x2), int(y2)),
+            duration + self._times.swipe,
         )
 
     def type_text(self, text: str) -> None:
-        self._call("type_text", (text,), "action", lambda: self._engine.type_text(text))
+        typing = len(text) * self._times.type_char
+        self._call("type_text", (text,), "action", lambda: self._engine.type_text(text), typing)
 
     def press(self, key: Key) -> None:
         actions = {Key.BACK: self._engine.back, Key.HOME: self._engine.home, Key.ENTER: self._engine.enter}
-        self._call("press", (str(key),), "action", actions[Key(key)])
+        self._call("press", (str(key),), "action", actions[Key(key)], self._times.key)
 
     def press_keycode(self, code: int) -> None:
         """`input keyevent CODE`: 3 home, 4 back, 66 enter, 67 del; other codes do nothing here."""
@@ -183,7 +202,7 @@ class VirtualDevice:
             KEYCODE_ENTER: self._engine.enter,
             KEYCODE_DEL: self._engine.delete_char,
         }
-        self._call("press_keycode", (code,), "action", actions.get(int(code), lambda: None))
+        self._call("press_keycode", (code,), "action", actions.get(int(code), lambda: None), self._times.key)
 
     def launch(self, package: str, activity: str | None = None) -> None:
         def start() -> None:
@@ -207,14 +226,14 @@ class VirtualDevice:
                     )
             self._engine.launch(screen)
 
-        self._call("launch", (package, activity), "action", start)
+        self._call("launch", (package, activity), "action", start, self._times.launch)
 
     def stop(self, package: str) -> None:
         def force_stop() -> None:
             if package == self.app_model.app.package:
                 self._engine.force_stop()
 
-        self._call("stop", (package,), "action", force_stop)
+        self._call("stop", (package,), "action", force_stop, self._times.stop)
 
     def clear_app_data(self, package: str) -> None:
         """`adb shell pm clear PACKAGE`: the app stopped, its variables (persistent ones too) as new."""
@@ -223,7 +242,7 @@ class VirtualDevice:
             if package == self.app_model.app.package:
                 self._engine.clear_data()
 
-        self._call("clear_app_data", (package,), "action", clear)
+        self._call("clear_app_data", (package,), "action", clear, self._times.clear_data)
 
     def save_app_data(self, package: str) -> object:
         """What `pm clear` would lose, kept: the app's persistent variables (a login)."""
@@ -236,7 +255,7 @@ class VirtualDevice:
             if package == self.app_model.app.package:
                 self._engine.restore_data(data)
 
-        self._call("restore_app_data", (package,), "action", restore)
+        self._call("restore_app_data", (package,), "action", restore, self._times.clear_data)
 
     def current_app(self) -> AppRef:
         return self._call("current_app", (), "none", lambda: AppRef(*self._engine.current()))
@@ -295,10 +314,20 @@ class VirtualDevice:
 
     # ---- plumbing -------------------------------------------------------------------------------
 
-    def _call(self, action: str, args: tuple[object, ...], cost: Cost, body: Callable[[], T]) -> T:
-        started, wall = self._clock.monotonic(), self._clock.now().timestamp()
+    @property
+    def _times(self) -> Durations:
+        return self.app_model.device.durations
+
+    def _call(
+        self, action: str, args: tuple[object, ...], cost: Cost, body: Callable[[], T], takes: float = 0.0
+    ) -> T:
+        """Run `body` as the device call `action`: its latency waited, `takes` seconds of the phone's time
+        passed (before an action acts, after a read looked), the settling and the action log kept."""
+        host = self._clock.base
+        started, wall, phone_started = host.monotonic(), host.now().timestamp(), self._clock.monotonic()
+        reads = cost in SIDE_BY_SIDE
         waits = self._latency and cost != "none"
-        if waits and cost in SIDE_BY_SIDE:
+        if waits and reads:
             # A phone's uiautomator server serves reads on threads of their own: only the answers take turns.
             self._clock.sleep(getattr(self.app_model.device.latency, cost))
             waits = False
@@ -306,10 +335,14 @@ class VirtualDevice:
             try:
                 if waits:
                     self._clock.sleep(getattr(self.app_model.device.latency, cost))
+                if not reads:
+                    self._take(takes, phone_started)
                 settling = self._latency and action in INPUT_ACTIONS and self.app_model.device.latency.settle
                 if settling and self._before is None:
                     self._before = (self._engine.windows(), self._engine.active_toasts())
                 result = body()
+                if reads:
+                    self._take(takes, phone_started)
                 if settling:
                     self._settles_at = self._clock.monotonic() + self.app_model.device.latency.settle
                 self._count_input(action)
@@ -317,7 +350,11 @@ class VirtualDevice:
             except VirtualAppError as exc:
                 raise DeviceError(self._serial, action, str(exc)) from exc
             finally:
-                self.action_log.append(ActionLogEntry(started, wall, action, args, self._clock.monotonic()))
+                self.action_log.append(ActionLogEntry(started, wall, action, args, host.monotonic()))
+
+    def _take(self, seconds: float, started: float) -> None:
+        """The call takes `seconds` of the phone's time since it `started`: what it really waited counts."""
+        self._clock.advance(seconds - (self._clock.monotonic() - started))
 
     def _shown(self) -> tuple[list[Window], list[str]]:
         """What a dump or screenshot shows: the screen before the last action while the UI settles."""

@@ -13,7 +13,7 @@ type into), Back and Home do nothing, and the keyguard is the window in front.
 from __future__ import annotations
 
 from pytest_fairy.perception.hierarchy import Bounds
-from pytest_fairy.virtual.clock import Clock
+from pytest_fairy.virtual.clock import DeviceClock
 from pytest_fairy.virtual.layout import Layout, UiState
 from pytest_fairy.virtual.logcat import Logcat
 from pytest_fairy.virtual.model import AppModel, ExternalScreen
@@ -35,7 +35,7 @@ KEYGUARD_HINTS = {
 
 class Engine:
     def __init__(
-        self, model: AppModel, *, seed: int, clock: Clock, logcat: Logcat, size: tuple[int, int]
+        self, model: AppModel, *, seed: int, clock: DeviceClock, logcat: Logcat, size: tuple[int, int]
     ) -> None:
         self.model = model
         self.size = size

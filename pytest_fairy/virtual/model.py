@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 Scalar = bool | int | float | str
 
 DEFAULT_SIZE = (1080, 2400)
-DEFAULT_TOAST_SECONDS = 2.0  # Toast.LENGTH_SHORT on Android
+DEFAULT_TOAST_SECONDS = 2.0  # Toast.LENGTH_SHORT on Android (LENGTH_LONG: 3.5)
 
 # Short class names an app model may use, and the class a real dump reports for them.
 CLASS_NAMES: dict[str, str] = {
@@ -271,11 +271,40 @@ class Latency(Strict):
     logcat: float = Field(default=0.0, ge=0)  # one `logcat -d` read
 
 
+class Durations(Strict):
+    """Seconds each call takes on the phone's clock: what moves the device's time from action to action, so
+    that a toast is gone a few actions after it showed. The run never waits for these (`latency` is what it
+    waits); with latency on, a call takes the longer of the two."""
+
+    # A tap: finger down and up, and the UI's first reaction (a ripple, the next screen's transition).
+    # A long tap takes its hold (the call's `duration`) plus this.
+    tap: float = Field(default=0.4, ge=0)
+    # After a swipe's stroke (the call's own `duration`): the content flinging on and coming to rest.
+    swipe: float = Field(default=0.5, ge=0)
+    # Each character typed: `input text` injects one key event per character.
+    type_char: float = Field(default=0.08, ge=0)
+    # A key press (Back, Home, Enter, Delete, any key code) and the window transition it starts.
+    key: float = Field(default=0.3, ge=0)
+    # `am start`: the app's process starting and its first activity drawn, or its task brought back.
+    launch: float = Field(default=1.2, ge=0)
+    # `am force-stop`: the app's process killed.
+    stop: float = Field(default=0.3, ge=0)
+    # `pm clear`: the app stopped and its data wiped (restoring saved data as well).
+    clear_data: float = Field(default=0.8, ge=0)
+    # A uiautomator dump: the window tree walked, serialized and sent, after the moment it shows.
+    dump: float = Field(default=0.6, ge=0)
+    # A screenshot encoded and sent, after the moment it shows.
+    screenshot: float = Field(default=0.3, ge=0)
+    # Input dispatching waits this long for an app that does not answer before the system reports an ANR.
+    anr: float = Field(default=5.0, ge=0)
+
+
 class DeviceSpec(Strict):
     size: tuple[int, int] = DEFAULT_SIZE
     locale: Literal["zh", "en"] = "en"  # language of system windows (launcher, crash, permission)
     toast_duration: float = Field(default=DEFAULT_TOAST_SECONDS, gt=0)
     latency: Latency = Latency()
+    durations: Durations = Durations()
     properties: dict[str, str] = {}  # getprop overrides, e.g. ro.product.model
     lock_after_actions: int | None = Field(default=None, ge=1)  # the phone locks itself once, after N
     lock_secure: bool = False  # that lock needs a PIN (`wm dismiss-keyguard` cannot lift it)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from pytest_fairy.errors import UsageError
 from pytest_fairy.perception.hierarchy import Bounds
-from pytest_fairy.virtual.clock import Clock
+from pytest_fairy.virtual.clock import DeviceClock
 from pytest_fairy.virtual.expr import TextContext, evaluate, expand
 from pytest_fairy.virtual.layout import UiState
 from pytest_fairy.virtual.logcat import Logcat
@@ -67,7 +67,7 @@ class Task:
 class AppRuntime:
     """The app's process, task, prompts, toasts and variables; the effects of its handlers."""
 
-    def __init__(self, model: AppModel, *, seed: int, clock: Clock, logcat: Logcat) -> None:
+    def __init__(self, model: AppModel, *, seed: int, clock: DeviceClock, logcat: Logcat) -> None:
         self.model = model
         self.seed = seed
         self.clock = clock
@@ -90,6 +90,7 @@ class AppRuntime:
     # ---- what is in front ------------------------------------------------------------------------
 
     def active_toasts(self) -> list[str]:
+        """The toast showing now: each lasts its duration on the device's clock, queued ones in turn."""
         now = self.clock.monotonic()
         self.toasts = [t for t in self.toasts if t.until > now]
         return [t.text for t in self.toasts if t.since <= now]
@@ -166,7 +167,6 @@ class AppRuntime:
         """`pm clear`: the app is stopped and everything it kept (a login too) is gone."""
         self.force_stop()
         self.ui = UiState(self.model.initial_variables())
-        self.toasts = []
 
     def saved_data(self) -> dict[str, Scalar]:
         """The persistent variables: what the app keeps on disk, `pm clear` clears."""
@@ -198,7 +198,9 @@ class AppRuntime:
         return self._activity(self.model.screen(self.model.app.launch).activity)
 
     def _kill(self) -> None:
+        """The process ends: its task, its toasts (shown or waiting their turn) and its memory go with it."""
         self.pid = 0
+        self.toasts = []
         self.in_front = False
         self.task = Task()
         persistent = self.model.persistent_variables()
@@ -284,10 +286,12 @@ class AppRuntime:
             self._crash(effect.crash.exception, effect.crash.message, effect.crash.frames)
         elif action == "anr":
             reason = effect.anr.reason if isinstance(effect.anr, Anr) else Anr().reason
+            waited = self.model.device.durations.anr  # input dispatching gives up on the app after this
+            self.clock.advance(waited)
             self.log.log(
                 "E",
                 "ActivityManager",
-                anr_log(self.model.app.package, self.pid, self.current()[1], reason),
+                anr_log(self.model.app.package, self.pid, self.current()[1], reason, waited),
                 SYSTEM_PID,
             )
             self.prompt = SystemPrompt("anr")

@@ -216,13 +216,14 @@ def crash_log(package: str, pid: int, activity: str, exception: str, message: st
     return "\n".join(lines + [f"\tat {frame}" for frame in stack])
 
 
-def anr_log(package: str, pid: int, activity: str, reason: str) -> str:
+def anr_log(package: str, pid: int, activity: str, reason: str, waited: float) -> str:
+    """The ANR report: `waited` seconds is how long input dispatching waited for the app."""
     component = f"{package}/{activity.removeprefix(package)}"
     return "\n".join(
         [
             f"ANR in {package} ({component})",
             f"PID: {pid}",
-            f"Reason: {reason} (Waited 5000ms for MotionEvent)",
+            f"Reason: {reason} (Waited {round(waited * 1000)}ms for MotionEvent)",
             "Parent: " + component,
             "Load: 2.41 / 2.02 / 1.87",
         ]

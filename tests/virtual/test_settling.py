@@ -9,19 +9,27 @@ from virtual_helpers import FOOD, FOOD_PACKAGE, find, tap
 from pytest_fairy.devices.protocol import settle_after_action
 from pytest_fairy.virtual import ManualClock, VirtualDevice
 from pytest_fairy.virtual.loader import load_app_model
-from pytest_fairy.virtual.model import AppModel, Latency
+from pytest_fairy.virtual.model import AppModel, Durations, Latency
 
 SEARCH = "et_store_search"  # on the pickup screen only
 
 
-def settling(seconds: float) -> AppModel:
+INSTANT_READS = Durations(dump=0, screenshot=0)
+
+
+def settling(seconds: float, durations: Durations = INSTANT_READS) -> AppModel:
+    """The food app settling for `seconds` after each input action; by default its reads take no time at
+    all (on a phone a dump takes longer than a short animation, which is over before the next read)."""
     model = load_app_model(FOOD)
     latency = Latency(dump=0, screenshot=0, action=0, settle=seconds)
-    return model.model_copy(update={"device": model.device.model_copy(update={"latency": latency})})
+    device = model.device.model_copy(update={"latency": latency, "durations": durations})
+    return model.model_copy(update={"device": device})
 
 
-def phone(clock: ManualClock, seconds: float = 0.3, latency: bool = True) -> VirtualDevice:
-    device = VirtualDevice(settling(seconds), latency=latency, clock=clock)
+def phone(
+    clock: ManualClock, seconds: float = 0.3, latency: bool = True, durations: Durations = INSTANT_READS
+) -> VirtualDevice:
+    device = VirtualDevice(settling(seconds, durations), latency=latency, clock=clock)
     device.launch(FOOD_PACKAGE)
     return device
 
@@ -76,3 +84,12 @@ def test_no_settling_by_default_nor_with_latency_off() -> None:
     assert on_pickup(device)
     assert device.wait_idle(1.0) is True
     assert not [s for s in clock.slept if s]
+
+
+def test_a_read_shows_the_moment_it_was_asked_and_the_ui_settles_while_it_takes_its_time() -> None:
+    clock = ManualClock()
+    device = phone(clock, durations=Durations())  # a dump takes 0.6 s of the phone's time, the UI 0.3 s
+    tap(device, "到店取餐")
+    assert not on_pickup(device)  # asked at once: the screen before the tap
+    assert on_pickup(device)  # the first dump's time let the UI settle
+    assert not [s for s in clock.slept if s]  # the run never waited for it
