@@ -7,7 +7,9 @@ each move done on the element it was done on (found by ref; an element no longer
 way does not lead where it did). What counts as "seen again" depends on how the run saw
 it (`Proof`): the oracles' kind of finding again (a crash, an ANR, a must-not condition, a project
 check); for a judge's finding, the very screen it judged (the judge is not asked again); for a done-when
-never seen, the same step leading to the same screen with the done-when still unmet.
+never seen, the evidence again: the same element's action contradicting the feature the same way (it
+changes nothing, shows an error, opens the screen another element names), with the done-when still unmet.
+A replay that only repeats the way without that contradiction confirms nothing.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from dataclasses import dataclass, replace
 from pytest_fairy.devices.protocol import Device, Diagnostics, settle_after_action
 from pytest_fairy.errors import FairyError
 from pytest_fairy.explore.action import ActionError, perform
+from pytest_fairy.explore.decisions import OutcomeKind
+from pytest_fairy.explore.evidence import Against, Contradiction, contradiction, facts_of
 from pytest_fairy.explore.oracles import Observation
-from pytest_fairy.explore.reproduction import NO_STEP, NO_WAY, Move, Proof, Reproduction, Way, ways_to
+from pytest_fairy.explore.reproduction import NO_WAY, Move, Proof, Reproduction, Way, ways_to
 from pytest_fairy.explore.run import Run
 from pytest_fairy.explore.state import StateId, identify, layout_of
 from pytest_fairy.explore.step import Ending, read_oracles
@@ -55,10 +59,6 @@ class Confirmer:
     def verdict(self, ending: Ending, times: int) -> tuple[Ending, Reproduction | None]:
         """`ending` (an app defect) as the replays leave it: failed with how often it reproduced, or
         inconclusive when no replay showed it again, its evidence kept."""
-        if ending.at_step == NO_STEP:  # a done-when no element of any screen names: nothing to replay
-            return replace(
-                ending, reason=f"{ending.reason} (not replayed: no step of the run names it)"
-            ), None
         found = self.confirm(ending, times)
         if found.confirmed:
             return replace(ending, reason=f"{ending.reason} ({found.figures})"), found
@@ -78,7 +78,7 @@ class Confirmer:
             way, replay = first
             tried, made = tried or way, made + 1
             if not replay.reproduced:
-                misses.append(f"{way.how} ({len(way)} steps): {replay.why}")
+                misses.append(f"{way.how} ({len(way)} step{'s' if len(way) != 1 else ''}): {replay.why}")
                 continue
             replays = [replay]
             for _ in range(times - 1):
@@ -107,7 +107,12 @@ class Confirmer:
             proof=ending.proof,
             app_name=target.app_name,
             misses=tuple(misses),
+            against=self._against(ending),
         )
+
+    def _against(self, ending: Ending) -> Against | None:
+        tried = self.run.coverage.at(ending.at_step) if ending.proof is Proof.NEVER_SEEN else None
+        return tried.against if tried is not None else None
 
     def _replay(self, ending: Ending, which: int) -> tuple[Way, Replay] | None:
         """Launch the app, find way number `which` from the screen it starts on (a phone whose data is
@@ -121,11 +126,13 @@ class Confirmer:
             return None
         way = ways[which]
         try:
+            before: Perception | None = None
             for i, move in enumerate(way.moves, start=1):
-                miss = self._move(move, i, len(way))
+                before = self.perceive()
+                miss = self._move(move, before, i, len(way))
                 if miss:
                     return way, Replay(False, miss)
-            return way, self._look(way, ending)
+            return way, self._look(way, ending, before)
         except FairyError as exc:
             return way, Replay(False, exc.as_reason())
 
@@ -134,11 +141,10 @@ class Confirmer:
             return [Way((), start, "a fresh launch")]
         return ways_to(self.run.tree, self.run.moves, ending.at_step, self.run.idle, start=start)
 
-    def _move(self, move: Move, i: int, n: int) -> str:
-        """Do `move` on the element it was done on; what went wrong instead, else "". The screen need not
-        be the very state it was taken on (a page may show a line more after a note was saved on the way):
-        its element being there is what a person replaying the steps would check."""
-        seen = self.perceive()
+    def _move(self, move: Move, seen: Perception, i: int, n: int) -> str:
+        """Do `move` on the element it was done on, on the screen `seen`; what went wrong instead, else "".
+        The screen need not be the very state it was taken on (a page may show a line more after a note
+        was saved on the way): its element being there is what a person replaying the steps would check."""
         action = move.action.resolve(seen.screen)
         if action is None:
             state = self._state(seen)
@@ -159,8 +165,9 @@ class Confirmer:
         settle_after_action(self.device)
         return ""
 
-    def _look(self, way: Way, ending: Ending) -> Replay:
-        """Whether the defect shows after the way's last move, as `ending.proof` says it must."""
+    def _look(self, way: Way, ending: Ending, before: Perception | None) -> Replay:
+        """Whether the defect shows after the way's last move (taken on `before`), as `ending.proof` says
+        it must."""
         target, mission = self.run.target, self.run.mission
         kinds = {f.kind for f in ending.findings}
         why = ""
@@ -181,11 +188,46 @@ class Confirmer:
                 case Proof.NEVER_SEEN:
                     if reading.met:
                         return Replay(False, f"the done-when conditions held this time, on {state.name}")
-                    if state.key == way.expected:
+                    why = self._contradicted(way, ending.at_step, before, seen, state)
+                    if not why:
                         return Replay(True)
-                    why = f"the last step led to {state.name}, not {self._name(way.expected)}"
             settle_after_action(self.device)
         return Replay(False, why)
+
+    def _contradicted(
+        self, way: Way, step: int, before: Perception | None, after: Perception, state: StateId
+    ) -> str:
+        """ "" when the way's last move, the action of `step` replayed on `before`, contradicted the feature
+        as it did in the run (`evidence`); else what it did instead."""
+        tried = self.run.coverage.at(step)
+        action = way.moves[-1].action.resolve(before.screen) if way.moves and before is not None else None
+        element = action.target(before.screen) if action is not None and before is not None else None
+        if tried is None or tried.contradiction is None or before is None or element is None:
+            return f"step {step} shows nothing against the feature to look for again"
+        was = self._state(before)
+        if state.key != was.key:
+            kind = OutcomeKind.STATE_CHANGED
+        else:
+            kind = (
+                OutcomeKind.CONTENT_CHANGED
+                if state.content_hash != was.content_hash
+                else OutcomeKind.NO_CHANGE
+            )
+        title = after.screen.title or state.name
+        facts = facts_of(before.screen, element.ref, after.screen, tried.blanks)
+        again = contradiction(kind, facts, tried.label, title)
+        expected, said = tried.contradiction
+        if again is not None and again[0] is expected:
+            return ""
+        if expected is Contradiction.WRONG_SCREEN and state.key == tried.to_key:
+            return ""  # the very screen it opened in the run, which another element is named for
+        if kind is OutcomeKind.NO_CHANGE:
+            did = "changed nothing"
+        elif title == before.screen.title:
+            did = f"changed what {title} shows"
+        else:
+            did = f"opened {title}"
+        return f"this time '{tried.label}' {again[1] if again is not None else did}, not: {said}"
 
     def _state(self, seen: Perception) -> StateId:
         return self.run.families.canonical(identify(seen.screen), layout_of(seen.screen))

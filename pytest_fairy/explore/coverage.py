@@ -1,10 +1,12 @@
-"""Coverage: what the run has tried of what it reached, the evidence a "never saw" verdict stands on.
+"""Coverage: what the run has tried of what it reached, and what each action did.
 
-A feature whose done-when oracles never held is an app defect only when the explorer can show that the
-part of the app it could reach is exhausted (issue 15): every actionable element of every screen reached
-in the app tried or denied by the policy, every list scrolled until a scroll moved nothing, every
-dialog's choices seen. Otherwise the run cannot tell a broken app from an unfinished search, and says
-what it left (`list rv_products on 全部商品 not scrolled past 商品 12`).
+A feature whose done-when oracles never held is an app defect only when the explorer has exhausted the
+part of the app it could reach - every actionable element of every screen reached in the app tried or
+denied by the policy, every list scrolled until a scroll moved nothing, every dialog's choices seen - and
+one of its actions is positive evidence against the feature (`evidence`). Otherwise the run cannot tell
+a broken app from an unfinished search, and says what it left (`list rv_products on 全部商品 not scrolled
+past 商品 12`) or what it could not know (`'Submit' on Contact support tried only with 'I agree'
+unticked`).
 
 What counts as tried, element by element:
 - an action on it on this screen, a denial included, or on the same element (same ref) on another screen
@@ -12,7 +14,9 @@ What counts as tried, element by element:
 - an element the risk policy would deny (the brain does not spend a step finding that out);
 - a list row whose siblings (rows of one layout, `refs.family`) were sampled: the last `ROW_SAMPLE`
   of them tried led to pages of one layout (`families.sampled`; the page they were on, for rows that do
-  nothing), so the others would too;
+  nothing), so the others would too; unless the row has words of its own (beyond those the sampled rows
+  share) that the feature's words hold: `商品 150 · 限时特价` when the goal asks for 限时特价 is its own
+  candidate, not a sample of `商品 12`;
 - a way out (Navigate up, 关闭, 取消) of a screen the run left;
 - the choices (radio buttons, check boxes) of a dialog the run saw and left;
 - the checked radio button of a group (tapping it does nothing).
@@ -24,16 +28,28 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind
+from pytest_fairy.explore.evidence import (
+    Against,
+    Contradiction,
+    Control,
+    Facts,
+    contradiction,
+    facts_of,
+    field_texts,
+    mentions,
+    names,
+    relevance,
+    usable,
+)
 from pytest_fairy.explore.families import sampled
-from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.explore.policy import RiskPolicy
-from pytest_fairy.explore.state import DIALOG_KINDS, IGNORED_KINDS, StateId, layout_of
+from pytest_fairy.explore.state import StateId, layout_of
 from pytest_fairy.perception.refs import family, list_row
-from pytest_fairy.perception.relevance import overlap, tokens
+from pytest_fairy.perception.relevance import tokens
 from pytest_fairy.perception.screen import Mark, Screen
 
 # Rows of one layout count as covered once this many of them opened pages of one layout.
@@ -64,6 +80,8 @@ class _Page:
     ended: set[str] = field(default_factory=set)  # lists a scroll found at their end
     left: bool = False  # an action led from here to another screen
     read: set[str] = field(default_factory=set)  # the contents (`StateId.content_hash`) read so far
+    blanks: tuple[str, ...] = ()  # what its text fields showed at first sight (their hints)
+    via: str = ""  # the label of the element whose action first led here
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,31 +94,63 @@ class Tried:
     page: str
     outcome: Outcome
     led_to: str = ""  # the title (else the state name) of the screen it led to
+    facts: Facts = Facts()
+    via: str = ""  # the label of the element whose action first led to its page
+    blanks: tuple[str, ...] = ()  # what its page's fields showed at first sight
+    to_key: str = ""  # the state it led to
+    # Another element, named for the screen this one opened, that led there too: `'关于每日新闻' on 设置`.
+    elsewhere: str = ""
 
     def __str__(self) -> str:
         """`step 7 (tap [3] 检查更新 on 设置) changed nothing`."""
         return f"step {self.step} ({self.words} on {self.page}) {self.did}"
 
     @property
+    def contradiction(self) -> tuple[Contradiction, str] | None:
+        """How its outcome contradicts the feature it was taken for, if it does (`evidence`)."""
+        found = contradiction(self.outcome.kind, self.facts, self.label, self.led_to)
+        if found is None and self.elsewhere:
+            return Contradiction.WRONG_SCREEN, f"opened {self.led_to} instead, which {self.elsewhere} opens"
+        return found
+
+    def relevance(self, words: frozenset[str]) -> int:
+        return relevance(self.label, self.via, self.facts.control, words)
+
+    @property
+    def against(self) -> Against | None:
+        """Its contradiction as the check a reproduction makes after it."""
+        found = self.contradiction
+        if found is None:
+            return None
+        shown = {Contradiction.ERROR: self.facts.error, Contradiction.WRONG_SCREEN: self.led_to}
+        return Against(found[0], self.label, shown.get(found[0], ""))
+
+    @property
     def did(self) -> str:
+        found = self.contradiction
+        if found is not None:
+            return found[1]
         match self.outcome.kind:
             case OutcomeKind.NO_CHANGE:
                 return "changed nothing"
             case OutcomeKind.CONTENT_CHANGED:
                 return "changed only what its page shows"
             case OutcomeKind.NEW_STATE | OutcomeKind.STATE_CHANGED:
-                return f"opened {self.led_to} instead"
+                return f"opened {self.led_to}"
             case _:
                 return f"{self.outcome.kind} ({self.outcome.detail})"
 
 
 class Coverage:
-    def __init__(self, policy: RiskPolicy | None = None) -> None:
+    def __init__(self, policy: RiskPolicy | None = None, words: str = "") -> None:
+        """`words`: what the feature is about (`Target.words`), which rows no sample stands for."""
         self.policy = policy or RiskPolicy()
+        self._words = tokens(words)
         self._pages: dict[str, _Page] = {}
         self._tried_refs: set[str] = set()
         # Row family -> where each of its rows (by ref) led, latest last.
         self._samples: defaultdict[str, dict[str, str]] = defaultdict(dict)
+        self._labels: dict[str, str] = {}  # each sampled row's label, by ref
         self._actions: list[Tried] = []
 
     def saw(self, state: StateId, screen: Screen, *, in_app: bool) -> None:
@@ -112,9 +162,10 @@ class Coverage:
             return  # this very screen was read at an earlier step: nothing new to note (the hot path)
         if page is None:
             page = _Page(state.name, screen.title, layout_of(screen), dialog=screen.has_dialog)
+            page.blanks = field_texts(screen)
             self._pages[state.key] = page
         page.read.add(state.content_hash)
-        for mark in offered(screen):
+        for mark in usable(screen):
             if mark.node.scrollable and not (mark.node.clickable or mark.node.checkable):
                 page.lists[mark.ref] = _last_row(mark, screen) or page.lists.get(mark.ref, "")
                 continue
@@ -130,9 +181,17 @@ class Coverage:
                 page.tried.add(mark.ref)  # tapping the checked radio of a group does nothing
 
     def acted(
-        self, step: int, before: StateId, key: str, words: str, outcome: Outcome, after: StateId
+        self,
+        step: int,
+        before: StateId,
+        key: str,
+        words: str,
+        outcome: Outcome,
+        after: StateId,
+        screens: tuple[Screen, Screen] | None = None,
     ) -> None:
-        """The action `key` (kind|ref|...) taken on `before` led to `after` with `outcome`."""
+        """The action `key` (kind|ref|...) taken on `before` led to `after` with `outcome`; `screens`, the
+        screen it was taken on and the one it led to, tell what it did (`evidence.Facts`)."""
         page = self._pages.get(before.key)
         kind, _, rest = key.partition("|")
         ref = rest.split("|", 1)[0]
@@ -143,7 +202,18 @@ class Coverage:
         label = page.elements.get(ref, "") or ref
         reached = self._pages.get(after.key)
         led_to = (reached.title or reached.name) if reached is not None else after.name
-        self._actions.append(Tried(step, words, label, page.title or page.name, outcome, led_to))
+        facts = facts_of(screens[0], ref, screens[1], page.blanks) if screens is not None and ref else Facts()
+        if (
+            ref
+            and reached is not None
+            and reached is not page
+            and not reached.via
+            and outcome.kind in MOVED_ON
+        ):
+            reached.via = label
+        where = page.title or page.name
+        tried = Tried(step, words, label, where, outcome, led_to, facts, page.via, page.blanks, after.key)
+        self._actions.append(tried)
         if not ref:
             return
         if kind == ActionKind.SCROLL.value and ref in page.lists:
@@ -157,6 +227,7 @@ class Coverage:
             samples = self._samples[row_family]
             samples.pop(ref, None)
             samples[ref] = after.key
+            self._labels[ref] = label
 
     def left(self) -> list[str]:
         """What the run has not tried of what it reached, in words; empty when the reach is exhausted."""
@@ -176,26 +247,53 @@ class Coverage:
                 found.append(f"on {where}: {shown}{more} not tried")
         return found
 
-    def nearest(self, words: Sequence[str]) -> Tried | None:
-        """The action taken whose element best matches `words` (the oracles, the goal): where the
-        expected thing should have happened. Of equal matches, the earliest: the same tap tried again
-        later, after detours, proves no more, and the earliest is the shortest way to show it again."""
+    def evidence(self, words: Sequence[str]) -> Tried | None:
+        """The action that shows the feature (`words`: its oracles, goal, names) not working: one on an
+        element the words point to whose outcome contradicts the feature (`evidence`). Of these, the one
+        they point to most; of equals, the earliest: the same tap tried again later proves no more, and
+        the earliest is the shortest way to show it again. None: no action of the run is evidence."""
         wanted = tokens(" ".join(words))
-        scored = [(overlap(t.label, wanted), t.step, t) for t in self._actions if t.label]
+        scored = [
+            (score, t.step, t)
+            for t in map(self._judged, self._actions)
+            if t.label and t.contradiction is not None and (score := t.relevance(wanted)) > 0
+        ]
         best = max(scored, key=lambda s: (s[0], -s[1]), default=None)
-        return best[2] if best is not None and best[0] > 0 else None
+        return best[2] if best is not None else None
 
-    def never_saw(self, unmet: Sequence[str], words: Sequence[str]) -> Finding:
-        """The app defect of an exhausted run whose done-when oracles never held: what it never saw, and
-        the step where it should have happened (the action that best matches `words`)."""
-        nearest = self.nearest(words)
-        where = str(nearest) if nearest is not None else "no element on any screen reached names it"
-        message = (
-            f"explored the feature to its end ({self.screens} screens: every element tried or denied, every "
-            f"list scrolled to its end) but never saw: {'; '.join(unmet)}; where it should have happened: "
-            f"{where}"
-        )
-        return Finding("never_seen", message, f"where it should have happened: {where}")
+    def at(self, step: int) -> Tried | None:
+        """The action taken at `step`, if the run recorded one there."""
+        return next((self._judged(t) for t in self._actions if t.step == step), None)
+
+    def _judged(self, tried: Tried) -> Tried:
+        """`tried`, knowing what the rest of the run saw: another element, named for the screen it opened,
+        that led there too (a drawer's `意见反馈` opening the page that 设置's `关于每日新闻` opens). Not for
+        the app's first screen, which a home tab and a logo alike lead back to."""
+        first = next(iter(self._pages), "")
+        moved = tried.outcome.kind in MOVED_ON and tried.facts.retitled and not tried.facts.dialog
+        if not moved or tried.to_key == first or tried.facts.control is not Control.BUTTON:
+            return tried
+        if mentions(tried.label, tried.led_to):
+            return tried
+        for other in self._actions:
+            same = other.to_key == tried.to_key and other.label != tried.label
+            if same and other.outcome.kind in MOVED_ON and names(other.label, other.led_to):
+                return replace(tried, elsewhere=f"'{other.label}' on {other.page}")
+        return tried
+
+    def unknown(self, words: Sequence[str]) -> list[str]:
+        """What the run cannot know of the feature (`words`), though it tried everything it reached: the
+        buttons it points to that were only ever tried with their form unset."""
+        wanted = tokens(" ".join(words))
+        pointed = [t for t in self._actions if t.facts.control is Control.BUTTON and t.relevance(wanted) > 0]
+        set_once = {(t.page, t.label) for t in pointed if not t.facts.unset}
+        found: dict[tuple[str, str], str] = {}
+        for t in pointed:
+            if t.facts.unset and (t.page, t.label) not in set_once:
+                found.setdefault(
+                    (t.page, t.label), f"'{t.label}' on {t.page} tried only with {', '.join(t.facts.unset)}"
+                )
+        return list(found.values())
 
     @property
     def screens(self) -> int:
@@ -208,19 +306,14 @@ class Coverage:
             return True
         if page.left and page.dialog and ref in page.options:
             return True  # a dialog's choices seen, and the dialog left
-        return self._sampled(page.rows.get(ref, ""))
+        return self._sampled(page.rows.get(ref, ""), page.elements.get(ref, ""))
 
-    def _sampled(self, row_family: str) -> bool:
-        opened = self._samples.get(row_family, {}).values() if row_family else ()
-        return sampled([self._pages[key].layout for key in opened], ROW_SAMPLE)
-
-
-def offered(screen: Screen) -> list[Mark]:
-    """The elements a person could act on: a dialog's own while one is up; never keyboard or system UI."""
-    marks = [m for m in screen.marks if m.layer not in IGNORED_KINDS and m.node.enabled]
-    if screen.has_dialog:
-        marks = [m for m in marks if m.layer in DIALOG_KINDS]
-    return marks
+    def _sampled(self, row_family: str, label: str) -> bool:
+        samples = self._samples.get(row_family, {}) if row_family else {}
+        if not sampled([self._pages[key].layout for key in samples.values()], ROW_SAMPLE):
+            return False
+        shared = frozenset.intersection(*(tokens(self._labels.get(ref, "")) for ref in samples))
+        return not (tokens(label) - shared) & self._words
 
 
 def _row_family(mark: Mark) -> str:

@@ -156,6 +156,7 @@ class Explorer:
             if last is not None
             else NO_SCREENSHOT,
             reproduction=reproduction,
+            at_step=ending.at_step if ending.verdict is Verdict.FAILED else None,
         )
         for sink in self.sinks:
             sink.finish(result)

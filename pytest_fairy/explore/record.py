@@ -74,6 +74,8 @@ class Exploration:
     final_screenshot: StepScreenshot = NO_SCREENSHOT
     # An app defect's confirmation: the way replayed, how often it reproduced, the exports written of it.
     reproduction: Reproduction | None = None
+    # A failure's: the step whose action showed the defect (0: the first screen); None for other verdicts.
+    at_step: int | None = None
 
     def figures(self) -> str:
         """One line for the terminal summary."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from pytest_fairy.explore.action import Action, ActionKind
+from pytest_fairy.explore.evidence import Against
 from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.explore.recorded_action import RecordedAction
 from pytest_fairy.explore.tree import FeatureTree, Transition
@@ -23,16 +24,13 @@ from pytest_fairy.perception.hierarchy import Node
 from pytest_fairy.perception.screen import Screen
 from pytest_fairy.spec.model import Oracle
 
-# The step of a defect no step of the run led to (a done-when no element of any screen names).
-NO_STEP = -1
-
 
 class Proof(StrEnum):
     """How a run saw its defect, so what a replay must see to reproduce it (`confirm.py`)."""
 
     ORACLES = "oracles"  # the oracles' finding (crash, ANR, must-not, a project check): the same kind again
     SCREEN = "screen"  # the judge's finding on a screen: the same screen reached again
-    NEVER_SEEN = "never seen"  # done-when never held: the same step leads to the same screen, unmet again
+    NEVER_SEEN = "never seen"  # done-when never held: the same element's action contradicts it again
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +160,8 @@ class Reproduction:
     app_name: str = ""
     # Why a replay did not reproduce (it left the path, or the defect did not show), one line per replay.
     misses: tuple[str, ...] = ()
+    # A done-when never seen: how the way's last step contradicted the feature (what the exports check).
+    against: Against | None = None
 
     @property
     def confirmed(self) -> bool:

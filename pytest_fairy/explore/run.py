@@ -16,7 +16,8 @@ from pytest_fairy.explore.decisions import OutcomeKind, Plan, StepContext, Usage
 from pytest_fairy.explore.families import Families
 from pytest_fairy.explore.guard import GuardVerdict, LoopGuard, VerdictKind
 from pytest_fairy.explore.mission import Mission
-from pytest_fairy.explore.reproduction import NO_STEP, Move, Proof
+from pytest_fairy.explore.oracles import Finding
+from pytest_fairy.explore.reproduction import Move, Proof
 from pytest_fairy.explore.state import StateId, layout_of
 from pytest_fairy.explore.step import MOVED, Arrival, Course, Ending, Reading, outcome_of
 from pytest_fairy.explore.target import Target
@@ -52,7 +53,7 @@ class Run:
         self.families = families or Families()
         self.tree = tree_for(target)
         # What was tried of what was reached: the evidence a "never saw" failure needs.
-        self.coverage = Coverage(mission.policy)
+        self.coverage = Coverage(mission.policy, target.words())
         # The spec's own structure until the brain has planned (a run that fails before keeps it).
         self.plan = Plan(root=target.feature, sub_features=target.sub_features)
         # Screens (state and content) already judged "not yet" while the done-when oracles held, with
@@ -108,7 +109,11 @@ class Run:
         if attempt is not None and outcome is not None:
             if outcome.kind is OutcomeKind.NO_CHANGE:
                 self.idle.add(course.steps)
-            self.coverage.acted(course.steps, attempt.state, attempt.key, attempt.action, outcome, state)
+            acted_on = course.last.seen.screen if course.last is not None else None
+            screens = (acted_on, screen) if acted_on is not None else None
+            self.coverage.acted(
+                course.steps, attempt.state, attempt.key, attempt.action, outcome, state, screens
+            )
         return Arrival(seen, state, course.steps, change, outcome, attempt)
 
     def watch(self, arrival: Arrival) -> GuardVerdict:
@@ -178,13 +183,22 @@ class Run:
         return Ending(Verdict.INCONCLUSIVE, spent + self.untried()) if spent is not None else None
 
     def never_saw(self, unmet: Sequence[str]) -> Ending:
-        """The reachable part of the app is exhausted and the done-when oracles never held: an app defect,
-        with the step where the expected thing should have happened as its evidence (and its replay)."""
-        words = [*unmet, *self.target.done_hints, self.target.goal]
-        finding = self.coverage.never_saw(unmet, words)
-        nearest = self.coverage.nearest(words)
-        step = nearest.step if nearest is not None else NO_STEP
-        return Ending(Verdict.FAILED, finding.message, (finding,), Proof.NEVER_SEEN, step)
+        """The reachable part of the app is exhausted and the done-when oracles never held: an app defect
+        when an action on an element the feature points to contradicts it (`evidence`), with that step as
+        the evidence (and its replay); otherwise inconclusive, saying what the run could not know."""
+        target = self.target
+        words = [*unmet, *target.done_hints, target.words()]
+        explored = (
+            f"explored the feature to its end ({self.coverage.screens} screens: every element tried or "
+            f"denied, every list scrolled to its end) but never saw: {'; '.join(unmet)}"
+        )
+        found = self.coverage.evidence(words)
+        if found is None:
+            unknown = self.coverage.unknown(words)
+            why = "; ".join(unknown[:LEFT_NAMED]) or "no element the feature names did anything against it"
+            return Ending(Verdict.INCONCLUSIVE, f"{explored}, and no step shows the app at fault: {why}")
+        finding = Finding("never_seen", f"{explored}; {found}")
+        return Ending(Verdict.FAILED, finding.message, (finding,), Proof.NEVER_SEEN, found.step)
 
     def untried(self) -> str:
         """`; left untried: list rv_goods on 全部商品 not scrolled past 商品 12; ...`; "" when nothing is."""

@@ -70,11 +70,12 @@ def screenshot_name(step: int, screen_title: str) -> str:
 
 
 def where_shown(result: Exploration) -> str:
-    """Which report step leads to the end of the run, for the failure message: names the Allure step.
+    """Which report step shows the verdict, for the failure message: names the Allure step.
 
-    The verdict is taken on the screen reached by the last step, so that step (titled as `step_title`
-    titles it) and its screenshot are where to look. The title is rebuilt from the feature tree, which
-    knows the last transition's action and the reached state's name and screen title.
+    A failure's is the step whose action showed the defect (`Exploration.at_step`: for a done-when never
+    seen, the evidence step, often long before the end); any other verdict's is the last step. That step
+    (titled as `step_title` titles it) and its screenshot are where to look. The title is rebuilt from the
+    feature tree, which knows the transition's action and the reached state's name and screen title.
     """
     tree = result.tree
     seen = "seen" if result.verdict is Verdict.FAILED else "the run ended"
@@ -82,7 +83,8 @@ def where_shown(result: Exploration) -> str:
     unread = f"{seen} after step {result.steps}, before the screen it led to was recorded"
     if not tree.transitions:
         return unread if result.steps else "seen on the app's first screen, before any step"
-    last = tree.transitions[-1]
+    at = next((t for t in tree.transitions if t.step == result.at_step), None)
+    last = at or tree.transitions[-1]
     reached = tree.states[last.to_key]
     record = StepRecord(
         step=last.step,
@@ -94,7 +96,7 @@ def where_shown(result: Exploration) -> str:
         reached=reached.name,
     )
     shown = f"see the report step '{step_title(record, reached.title)}'"
-    if result.steps > last.step:
+    if at is None and result.steps > last.step:
         return f"{unread}; the last screen reached: {shown}"
     return f"{seen} after step {last.step}: {shown}"
 

@@ -51,6 +51,7 @@ def maestro_flow(reproduction: Reproduction, title: str) -> str:
         for j, command in enumerate(_commands(move, i, env)):
             commands.append((f"{i}. {one_line(move.words)}" if j == 0 else "", command))
     for check in checks:
+        assert check.oracle is not None  # `screen_checks` keeps only texts on the screen
         shows = (check.oracle.kind is OracleKind.VISIBLE) == check.holds
         verb = "assertVisible" if shows else "assertNotVisible"
         commands.append((f"should be: {check}", {verb: {"text": f".*{escape(check.oracle.value)}.*"}}))

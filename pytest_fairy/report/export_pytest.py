@@ -46,8 +46,11 @@ def python_test(reproduction: Reproduction, feature: str, title: str, about: str
     checks = wanted.checks
     body: list[str] = []
     env: dict[str, None] = {}
-    for i, move in enumerate(reproduction.way.moves, start=1):
+    moves = reproduction.way.moves
+    for i, move in enumerate(moves, start=1):
         body.append(f"# {i}. {one_line(move.words)} (on {one_line(move.on_title) or 'the screen'})")
+        if i == len(moves) and any(check.oracle is None for check in checks):
+            body.append("before = _screen(d)")
         body += _move_lines(move, i, env)
         body.append("_settle(d)")
     body.append(f"# The defect: {one_line(reproduction.finding.message)}")
@@ -124,7 +127,10 @@ def _typed(move: Move, i: int, env: dict[str, None]) -> str:
 
 def _check_lines(check: Expectation) -> list[str]:
     """A done-when condition is waited for until it holds; a must-not condition (a crash, a text) is
-    watched for the whole wait, and the test fails when it holds."""
+    watched for the whole wait, and the test fails when it holds. A step that must change the screen is
+    waited for until the screen differs from the one it was taken on."""
+    if check.oracle is None:
+        return [f"assert _within(WAIT_SECONDS, lambda: _screen(d) != before), {f'not so: {check}'!r}"]
     kind, value, holds = check.oracle.kind, check.oracle.value, check.holds
     match kind:
         case OracleKind.CRASH | OracleKind.ANR:
@@ -148,7 +154,8 @@ def _check_lines(check: Expectation) -> list[str]:
             raise Unwritable(f"no uiautomator2 check for {check}")
     if holds:
         return [f"assert _within(WAIT_SECONDS, lambda: {probe}), {f'never {check.oracle}'!r}"]
-    return [f"assert not _within(WAIT_SECONDS, lambda: {probe}), {f'seen: {check.oracle}'!r}"]
+    seen = f"not so: {check}" if check.about else f"seen: {check.oracle}"
+    return [f"assert not _within(WAIT_SECONDS, lambda: {probe}), {seen!r}"]
 
 
 def _docstring(text: str) -> str:

@@ -3,54 +3,13 @@ that keeps a list open, has a test here that fails when the rule is deleted."""
 
 from __future__ import annotations
 
-from core_dumps import V, dump, v, window
+from core_coverage import PKG, RV, act, button, look, page, start
+from core_dumps import V, v, window
 
 from pytest_fairy.explore.coverage import Coverage
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind
-from pytest_fairy.explore.state import StateId, identify
-from pytest_fairy.perception.screen import Screen, build_screen
-
-PKG = "com.shop"
-RV = "androidx.recyclerview.widget.RecyclerView"
-
-
-def look(*windows: V, activity: str = "a.Main") -> tuple[StateId, Screen]:
-    screen = build_screen(dump(*windows), activity=activity, package=PKG)
-    return identify(screen), screen
-
-
-def page(title: str, *views: V) -> V:
-    return window(PKG, v("TextView", title, id="toolbar_title"), *views)
-
-
-def button(label: str, **flags: bool) -> V:
-    return v("Button", label, id=f"btn_{abs(hash(label)) % 10_000}", clickable=True, **flags)
-
-
-def key(screen: Screen, label: str, kind: str = "tap") -> str:
-    mark = next(m for m in screen.marks if m.label == label or m.node.short_id == label)
-    return f"{kind}|{mark.ref}||"
-
-
-def act(
-    cov: Coverage,
-    step: int,
-    before: tuple[StateId, Screen],
-    label: str,
-    kind: OutcomeKind,
-    after: tuple[StateId, Screen],
-    action: str = "tap",
-) -> None:
-    cov.saw(*after, in_app=True)
-    words = f"{action} {label}"
-    cov.acted(step, before[0], key(before[1], label, action), words, Outcome(words, kind), after[0])
-
-
-def start(*windows: V, activity: str = "a.Main") -> tuple[Coverage, tuple[StateId, Screen]]:
-    cov = Coverage()
-    here = look(*windows, activity=activity)
-    cov.saw(*here, in_app=True)
-    return cov, here
+from pytest_fairy.explore.state import StateId
+from pytest_fairy.perception.screen import Screen
 
 
 def test_an_untried_element_is_left_and_a_tried_one_is_not() -> None:
@@ -104,6 +63,19 @@ def test_rows_of_one_layout_are_covered_once_two_led_to_pages_of_one_layout() ->
     assert any("'商品 2', '商品 3', '商品 4'" in line for line in cov.left())
     act(cov, 2, listing, "商品 2", OutcomeKind.NEW_STATE, detail("商品 2"))
     assert not [line for line in cov.left() if "商品 3" in line]
+
+
+def test_a_row_with_words_of_its_own_that_the_feature_asks_for_is_no_sample() -> None:
+    special = v("LinearLayout", "", v("TextView", "商品 5 · 限时特价", id="tv_name"), id="item", clickable=True)
+    listing_rows = rows(1, 4)
+    listing_rows.children.append(special)
+    cov = Coverage(words="find the 限时特价 product and open it")
+    listing = look(page("全部商品", listing_rows))
+    cov.saw(*listing, in_app=True)
+    act(cov, 1, listing, "商品 1", OutcomeKind.NEW_STATE, detail("商品 1"))
+    act(cov, 2, listing, "商品 2", OutcomeKind.NEW_STATE, detail("商品 2"))
+    # 商品 3 and 4 are sampled: they share every word of theirs with 商品 1 and 2.
+    assert "on 全部商品: '商品 5 · 限时特价' not tried" in cov.left()
 
 
 def test_rows_that_led_to_pages_of_other_layouts_are_no_sample_of_each_other() -> None:
@@ -165,21 +137,3 @@ def test_screens_of_other_apps_are_not_the_features_to_exhaust() -> None:
     assert cov.left() == []
 
 
-def test_the_evidence_names_the_action_nearest_to_what_was_never_seen() -> None:
-    cov, settings = start(page("设置", button("清除缓存"), button("检查更新"), button("我的订单")))
-    favourites = look(page("我的收藏", v("TextView", "暂无收藏", id="empty")), activity="a.Fav")
-    act(cov, 1, settings, "清除缓存", OutcomeKind.NO_CHANGE, settings)
-    act(cov, 2, settings, "检查更新", OutcomeKind.NO_CHANGE, settings)
-    act(cov, 3, settings, "我的订单", OutcomeKind.NEW_STATE, favourites)
-    act(cov, 4, settings, "检查更新", OutcomeKind.NO_CHANGE, settings)  # tried again: no more proof
-    assert (
-        str(cov.nearest(["visible: 已是最新版本", "检查更新"]))
-        == "step 2 (tap 检查更新 on 设置) changed nothing"
-    )
-    assert (
-        str(cov.nearest(["我的订单 shows 订单号"])) == "step 3 (tap 我的订单 on 设置) opened 我的收藏 instead"
-    )
-    assert cov.nearest(["分享给好友"]) is None
-    finding = cov.never_saw(["visible: 已是最新版本"], ["检查更新"])
-    assert finding.kind == "never_seen"
-    assert "but never saw: visible: 已是最新版本; where it should have happened: step 2" in finding.message

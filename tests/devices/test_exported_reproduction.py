@@ -116,8 +116,8 @@ def test_the_exported_test_fails_on_the_defect_and_passes_once_it_is_fixed(
 def test_a_done_when_never_seen_exports_a_test_that_waits_for_it_and_fails_until_the_button_works(
     pytester: pytest.Pytester, lock_dir: Path, farm: Farm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """tests/untuned/dead_button: 检查更新 was never wired. The export ends by waiting for the done-when
-    text: it fails on the broken build and passes on its twin where the button works."""
+    """tests/untuned/dead_button: 检查更新 was never wired. The export ends by waiting for that tap to
+    change the screen: it fails on the broken build and passes on its twin where the button works."""
     untuned = REPO / "tests" / "untuned"
     shutil.copytree(untuned / "dead_button", pytester.path / "dead_button")
     pytester.makeini(f"[pytest]\nfairy_artifacts = .fairy\nfairy_lock_dir = {lock_dir}\n")
@@ -128,13 +128,15 @@ def test_a_done_when_never_seen_exports_a_test_that_waits_for_it_and_fails_until
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*(reproduced 2/2 in 3 steps)*"])  # 我的, 设置, 检查更新: no detour
     (exported,) = (pytester.path / ".fairy").rglob("test_reproduce_check_for_updates.py")
-    assert "assert _within(WAIT_SECONDS, lambda: _visible(d, '已是最新版本')), 'never visible: 已是最新版本'" in (
-        exported.read_text(encoding="utf-8")
+    source = exported.read_text(encoding="utf-8")
+    assert "before = _screen(d)\n    d(resourceId='com.example.kuaikan:id/row_check_update').click()" in source
+    assert """assert _within(WAIT_SECONDS, lambda: _screen(d) != before), "not so: tapping '检查更新' changes""" in (
+        source
     )
 
     failing = run_exported(exported, broken, farm, tmp_path / "broken")
     assert failing.returncode == 1, failing.stdout + failing.stderr
-    assert "AssertionError: never visible: 已是最新版本" in failing.stdout
+    assert "AssertionError: not so: tapping '检查更新' changes the screen" in failing.stdout
     clean = farm.serve(untuned / "dead_button_clean")
     passing = run_exported(exported, clean, farm, tmp_path / "clean")
     assert passing.returncode == 0, passing.stdout + passing.stderr

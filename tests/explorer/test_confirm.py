@@ -155,3 +155,39 @@ def test_a_done_when_never_seen_is_reproduced_by_the_step_where_it_should_have_h
     assert found is not None and found.confirmed
     assert found.way.moves[-1].words.endswith("检查更新")
     assert "(reproduced 2/2 in " in result.reason
+
+
+# 检查更新 does nothing the first time it is ever tapped, and from then on notes when it last checked:
+# a replay sees the tap change the page, not the run's "changed nothing", though it stays on that page.
+FIRST_TAP_APP = """
+app: {package: com.example.firsttap, name: 首次, launch: settings}
+variables:
+  taps: {initial: 0, persist: true}
+screens:
+  - id: settings
+    activity: .SettingsActivity
+    title: 设置
+    elements:
+      - {class: Button, text: 检查更新, on_tap: [{inc: {taps: 1}}]}
+      - {text: 上次检查：刚刚, when: "taps > 1"}
+"""
+FIRST_TAP_SPEC = """
+app: {name: 首次, package: com.example.firsttap, virtual: app.yaml}
+defaults: {reset: none}
+features:
+  - name: check for updates
+    goal: 设置 → 检查更新 says the app is up to date
+    done_when: [{visible: 已是最新版本}]
+"""
+
+
+def test_a_replay_where_the_step_no_longer_contradicts_the_feature_confirms_nothing(tmp_path: Path) -> None:
+    (tmp_path / "app.yaml").write_text(FIRST_TAP_APP, "utf-8")
+    (tmp_path / "test_first_tap.yaml").write_text(FIRST_TAP_SPEC, "utf-8")
+    spec = load_spec(tmp_path / "test_first_tap.yaml")
+    chosen = spec.features[0]
+    device = VirtualDevice(tmp_path / "app.yaml", latency=False)
+    result = Explorer(device, OfflineBrain()).explore(target_of(spec, chosen), mission_of(spec, chosen))
+    assert result.verdict is Verdict.INCONCLUSIVE, result.reason
+    assert result.reason.startswith("seen once, not reproduced in 1 replay (the run's own walk (1 step): ")
+    assert "this time '检查更新' changed what 设置 shows, not: changed nothing" in result.reason

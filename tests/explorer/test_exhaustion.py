@@ -59,3 +59,49 @@ def test_out_of_budget_before_exhausting_it_is_inconclusive_and_says_what_is_lef
     assert result.verdict is Verdict.INCONCLUSIVE
     assert result.reason.startswith("step budget of 12 spent")
     assert "; left untried: " in result.reason and "not tried" in result.reason
+
+
+# A member page that shows a level other than the one the feature expects: every element does what its
+# label says, so no step shows the app at fault (the spec may be wrong, or the account), only that the
+# done-when never held.
+MEMBER_APP = """
+app: {package: com.example.member, name: 会员, launch: home}
+screens:
+  - id: home
+    activity: .MainActivity
+    title: 首页
+    elements:
+      - {class: Button, text: 会员中心, on_tap: [{go: member}]}
+      - {class: Button, text: 帮助, on_tap: [{go: help}]}
+  - id: member
+    activity: .MemberActivity
+    title: 会员中心
+    elements:
+      - {text: 当前等级：白银会员}
+  - id: help
+    activity: .HelpActivity
+    title: 帮助
+    elements:
+      - {text: 常见问题}
+"""
+MEMBER_SPEC = """
+app: {name: 会员, package: com.example.member, virtual: app.yaml}
+features:
+  - name: member level
+    goal: 会员中心 shows the member level
+    done_when: [{visible: 黄金会员}]
+"""
+
+
+def test_every_element_tried_without_a_step_against_the_feature_is_inconclusive(tmp_path: Path) -> None:
+    (tmp_path / "app.yaml").write_text(MEMBER_APP, "utf-8")
+    (tmp_path / "test_member.yaml").write_text(MEMBER_SPEC, "utf-8")
+    spec = load_spec(tmp_path / "test_member.yaml")
+    feature = spec.features[0]
+    device = VirtualDevice(tmp_path / "app.yaml", latency=False)
+    result = Explorer(device, OfflineBrain()).explore(target_of(spec, feature), mission_of(spec, feature))
+    assert result.verdict is Verdict.INCONCLUSIVE, result.reason
+    assert result.reason.startswith("explored the feature to its end (3 screens"), result.reason
+    assert result.reason.endswith(
+        "no step shows the app at fault: no element the feature names did anything against it"
+    )

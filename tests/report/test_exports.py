@@ -16,6 +16,7 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pytest_fairy.explore.evidence import Against, Contradiction
 from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.explore.recorded_action import RecordedAction
 from pytest_fairy.explore.reproduction import NO_WAY, Move, Proof, Reproduction, Selector, Way
@@ -52,9 +53,12 @@ def reproduction(
     done_when: tuple[Oracle, ...] = (Oracle(kind=OracleKind.VISIBLE, value="支付成功"),),
     must_not: tuple[Oracle, ...] = (Oracle(kind=OracleKind.CRASH),),
     reproduced: int = 2,
+    against: Against | None = None,
 ) -> Reproduction:
     way = Way(moves, "s10", "the shortest known path")
-    return Reproduction(PACKAGE, ".MainActivity", True, finding, way, 2, reproduced, done_when, must_not, proof)
+    return Reproduction(
+        PACKAGE, ".MainActivity", True, finding, way, 2, reproduced, done_when, must_not, proof, against=against
+    )
 
 
 def test_a_crash_exports_its_words_a_pytest_file_and_a_maestro_flow() -> None:
@@ -93,35 +97,57 @@ def test_no_export_holds_a_typed_password_or_a_secrets_value() -> None:
     assert "# Run: maestro test -e SHOP_USER=... -e FAIRY_TYPED_2=... <this file>" in flow
 
 
+NEVER_SEEN = Finding("never_seen", "explored the feature to its end but never saw: visible: 支付成功; step 9 ...")
+
+
 @pytest.mark.parametrize(
-    ("finding", "proof", "must_not", "expected"),
+    ("finding", "proof", "must_not", "against", "expected"),
     [
         (
             Finding("anr", "app not responding (ANR): Input dispatching timed out"),
             Proof.ORACLES,
             (),
+            None,
             "found = _within(ANR_WAIT_SECONDS, lambda: _anr(d))",
         ),
         (
             Finding("visible", "must_not condition seen: visible: 系统繁忙"),
             Proof.ORACLES,
             (Oracle(kind=OracleKind.VISIBLE, value="系统繁忙"), Oracle(kind=OracleKind.CRASH)),
+            None,
             # Watched for the whole wait: a text that shows a moment late still fails the test.
             "assert not _within(WAIT_SECONDS, lambda: _visible(d, '系统繁忙')), 'seen: visible: 系统繁忙'",
         ),
         (
-            Finding("never_seen", "done-when never held: visible: 支付成功"),
+            NEVER_SEEN,
             Proof.NEVER_SEEN,
             (),
-            "assert _within(WAIT_SECONDS, lambda: _visible(d, '支付成功')), 'never visible: 支付成功'",
+            Against(Contradiction.NOTHING, "Pay $15"),
+            # The last step must change the screen: never the done-when, which may need steps after it.
+            'assert _within(WAIT_SECONDS, lambda: _screen(d) != before), "not so: tapping \'Pay $15\' changes the screen"',
+        ),
+        (
+            NEVER_SEEN,
+            Proof.NEVER_SEEN,
+            (),
+            Against(Contradiction.ERROR, "Pay $15", "支付失败"),
+            'assert not _within(WAIT_SECONDS, lambda: _visible(d, \'支付失败\')), "not so: tapping \'Pay $15\' shows no \'支付失败\'"',
+        ),
+        (
+            NEVER_SEEN,
+            Proof.NEVER_SEEN,
+            (),
+            Against(Contradiction.WRONG_SCREEN, "Pay $15", "我的收藏"),
+            'assert not _within(WAIT_SECONDS, lambda: _visible(d, \'我的收藏\')), "not so: tapping \'Pay $15\' does not open 我的收藏"',
         ),
     ],
-    ids=["anr", "must-not-visible", "never-seen"],
+    ids=["anr", "must-not-visible", "never-seen-nothing", "never-seen-error", "never-seen-wrong-screen"],
 )
 def test_each_kind_of_defect_ends_with_its_own_check(
-    finding: Finding, proof: Proof, must_not: tuple[Oracle, ...], expected: str
+    finding: Finding, proof: Proof, must_not: tuple[Oracle, ...], against: Against | None, expected: str
 ) -> None:
-    source = exports(reproduction(finding=finding, proof=proof, must_not=must_not), "pay")["test_reproduce_pay.py"]
+    made = reproduction(finding=finding, proof=proof, must_not=must_not, against=against)
+    source = exports(made, "pay")["test_reproduce_pay.py"]
     body = source[source.index("def test_pay(") : source.index("def _settle(")]
     assert expected in body
     assert body.count("assert ") == 1  # the defect's own check, nothing else
@@ -138,13 +164,28 @@ def test_a_judges_finding_is_not_exported_as_a_test_that_would_pass_on_the_broke
     assert "pay.maestro.yaml is not written: Maestro cannot check this defect (judge)" in text
 
 
-def test_a_done_when_partly_uncheckable_is_not_exported_as_a_test_of_the_rest() -> None:
-    """The unmet condition may be the one no test can check: a test of the others would pass."""
-    done_when = (Oracle(kind=OracleKind.VISIBLE, value="下单"), Oracle(kind=OracleKind.CHECKED, value="同意协议"))
-    finding = Finding("never_seen", "done-when never held")
-    files = exports(reproduction(finding=finding, proof=Proof.NEVER_SEEN, done_when=done_when), "pay")
+def test_a_step_that_changed_nothing_is_checked_from_the_screen_it_was_taken_on() -> None:
+    """The screen is read just before the last step, and must differ after it; Maestro cannot compare two
+    screens, so no flow is written, and the text says why."""
+    files = exports(reproduction(finding=NEVER_SEEN, proof=Proof.NEVER_SEEN, against=Against(Contradiction.NOTHING, "Pay $15")), "pay")
+    body = files["test_reproduce_pay.py"]
+    assert "before = _screen(d)\n    d(description='Pay $15').click()" in body
+    assert body.count("before = _screen(d)") == 1
+    assert "pay.maestro.yaml is not written: Maestro cannot check this defect (never_seen)" in files[TEXT_FILE]
+
+
+def test_a_wrong_screen_is_a_flow_that_asserts_the_screen_is_not_shown() -> None:
+    against = Against(Contradiction.WRONG_SCREEN, "Pay $15", "我的收藏")
+    flow = exports(reproduction(finding=NEVER_SEEN, proof=Proof.NEVER_SEEN, against=against), "pay")["pay.maestro.yaml"]
+    assert flow.endswith("# should be: tapping 'Pay $15' does not open 我的收藏\n- assertNotVisible:\n    text: .*我的收藏.*\n")
+
+
+def test_a_never_seen_defect_without_a_step_against_it_is_not_exported() -> None:
+    """Without the step's contradiction, only the done-when is left to check, which may need steps the
+    run never took: a test of it could fail on the fixed app."""
+    files = exports(reproduction(finding=NEVER_SEEN, proof=Proof.NEVER_SEEN), "pay")
     assert "test_reproduce_pay.py" not in files and "pay.maestro.yaml" not in files
-    assert "no uiautomator2 check can tell the defect: checked: 同意协议" in files[TEXT_FILE]
+    assert "no uiautomator2 check can tell the defect: " in files[TEXT_FILE]
 
 
 def test_a_view_named_only_by_its_class_is_tapped_by_class_in_pytest_and_not_exported_to_maestro() -> None:

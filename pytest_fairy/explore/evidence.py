@@ -1,0 +1,280 @@
+"""Evidence: the step of a run that shows a feature does not work, when one does.
+
+A feature whose done-when oracles never held is an app defect only with positive evidence: a step that
+acted on an element the feature's own words point to, whose outcome contradicts the feature. Having tried
+every element proves nothing on its own: the explorer may have typed the wrong thing, skipped the one
+combination a form needs, or looked at a page before the data it shows existed.
+
+What contradicts a feature (`Contradiction`), from what the screens before and after the action show
+(`Facts`):
+- nothing: a button that changed nothing at all - no screen, no content, no toast - with its form set;
+- an error: error text (or an error toast) that was not there before, after a button whose form was set
+  and asked for no credentials (made-up credentials are refused by a working app too);
+- a wrong screen: a tap that left its page for the screen another element names - one of the same page
+  (a copy-paste slip `我的订单` -> `我的收藏`), or one that led to that very screen elsewhere in the run -
+  not merely a screen whose title differs from the label.
+
+A form is set when each of its text fields holds something other than what it showed when the page was
+first seen (its hint), and each check box is ticked: a submit that does nothing while a field is empty,
+or a box unticked, may be the app's validation. Such a submit is no evidence, and the verdict says so.
+
+What points to the feature (`relevance`): the element's label shares words with the feature's own
+(name, goal, start, done-when, sub-features); or it commits a form (Save, 提交) on a screen that such an
+element opened (the Save of the dialog `Add task` opened).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from pytest_fairy.explore.decisions import OutcomeKind
+from pytest_fairy.explore.state import DIALOG_KINDS, IGNORED_KINDS
+from pytest_fairy.perception.hierarchy import Node
+from pytest_fairy.perception.reading import reading_order
+from pytest_fairy.perception.relevance import overlap, tokens
+from pytest_fairy.perception.screen import Mark, Screen
+
+# Words of a failure shown to the user, matched in lower case: an error screen, an error text or toast.
+# Not validation words ("invalid", "格式"): values the explorer made up may well be invalid.
+ERROR_WORDS = (
+    "error",
+    "failed",
+    "failure",
+    "went wrong",
+    "try again",
+    "unable to",
+    "could not",
+    "couldn't",
+    "not available",
+    "出错",
+    "错误",
+    "失败",
+    "异常",
+    "请重试",
+    "无法",
+    "不可用",
+)
+# Labels that commit a form: its Save, its Submit. An element with one of them, on a screen that an element
+# the feature names opened, belongs to the feature too.
+COMMIT_WORDS = frozenset(
+    {
+        "确定",
+        "确认",
+        "完成",
+        "保存",
+        "提交",
+        "发送",
+        "添加",
+        "创建",
+        "ok",
+        "done",
+        "save",
+        "submit",
+        "confirm",
+        "apply",
+        "send",
+        "add",
+        "create",
+        "post",
+        "continue",
+    }
+)
+# The share of a label's words a screen's title must hold for the label to name that screen, and to
+# mention it (an element that mentions the screen it opened did not open a wrong one).
+NAMES_SHARE = 2 / 3
+MENTIONS_SHARE = 1 / 2
+# How much of an error text a verdict quotes.
+ERROR_QUOTED = 60
+MOVED = frozenset({OutcomeKind.NEW_STATE, OutcomeKind.STATE_CHANGED})
+
+
+class Control(StrEnum):
+    """What kind of element an action was taken on."""
+
+    BUTTON = "button"  # tapped to make something happen
+    OPTION = "option"  # a check box, switch or radio button: tapping it changes only itself
+    FIELD = "field"  # a text field
+    OTHER = "other"  # a list, or no element (back, a restart)
+
+
+class Contradiction(StrEnum):
+    """How an action's outcome contradicts the feature (what a replay must see again)."""
+
+    NOTHING = "nothing"
+    ERROR = "error"
+    WRONG_SCREEN = "wrong screen"
+
+
+@dataclass(frozen=True, slots=True)
+class Against:
+    """A step's contradiction of its feature, as a check an exported reproduction makes after that step:
+    the element `label`'s action must change the screen (NOTHING), must not show the error `shown`
+    (ERROR), must not open the screen titled `shown` (WRONG_SCREEN)."""
+
+    kind: Contradiction
+    label: str
+    shown: str = ""
+
+    def __str__(self) -> str:
+        match self.kind:
+            case Contradiction.NOTHING:
+                return f"tapping '{self.label}' changes the screen"
+            case Contradiction.ERROR:
+                return f"tapping '{self.label}' shows no '{self.shown}'"
+            case _:
+                return f"tapping '{self.label}' does not open {self.shown}"
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What the screens before and after one action show about it."""
+
+    control: Control = Control.OTHER
+    unset: tuple[
+        str, ...
+    ] = ()  # the form inputs not set when it was taken: `'Email' empty`, `'I agree' unticked`
+    credentials: bool = False  # a password field was on its screen
+    siblings: tuple[str, ...] = ()  # the labels of the other elements a person could use there
+    error: str = ""  # error text (or an error toast) that its outcome showed and the screen before did not
+    toast: str = ""  # a toast its outcome showed
+    dialog: bool = False  # it led to a dialog
+    retitled: bool = False  # it led to a screen of another title: away from the page, not a change on it
+    here: bool = False  # the element names the screen it is on (a selected tab): tapping it may do nothing
+
+
+def facts_of(acted_on: Screen, ref: str, reached: Screen, blanks: Sequence[str]) -> Facts:
+    """The facts of the action on the element `ref` of `acted_on` that led to `reached`; `blanks` are the
+    texts its page's fields showed when the page was first seen, in reading order."""
+    marks = usable(acted_on)
+    mark = next((m for m in marks if m.ref == ref), None)
+    before = set(_texts(acted_on)) | set(acted_on.toasts)
+    new_toasts = [t for t in reached.toasts if t not in acted_on.toasts]
+    errors = [t for t in (*_texts(reached), *new_toasts) if t not in before and _is_error(t)]
+    return Facts(
+        control=_control(mark),
+        unset=unset_inputs(marks, blanks),
+        credentials=any(m.node.password for m in marks),
+        siblings=tuple(m.label for m in marks if m is not mark and m.label),
+        error=errors[0][:ERROR_QUOTED] if errors else "",
+        toast=new_toasts[0] if new_toasts else "",
+        dialog=reached.has_dialog and not acted_on.has_dialog,
+        retitled=reached.title != acted_on.title,
+        here=mark is not None and (mark.node.selected or names(mark.label, acted_on.title)),
+    )
+
+
+def usable(screen: Screen) -> list[Mark]:
+    """The elements a person could act on: a dialog's own while one is up; never keyboard or system UI."""
+    marks = [m for m in screen.marks if m.layer not in IGNORED_KINDS and m.node.enabled]
+    if screen.has_dialog:
+        marks = [m for m in marks if m.layer in DIALOG_KINDS]
+    return marks
+
+
+def field_texts(screen: Screen) -> tuple[str, ...]:
+    """What the screen's text fields show, in reading order: on a page's first sight, their hints."""
+    return tuple(node.text for node in _fields(usable(screen)))
+
+
+def unset_inputs(marks: Sequence[Mark], blanks: Sequence[str]) -> tuple[str, ...]:
+    """The inputs of a form not set: fields empty or showing what they showed at first sight, check boxes
+    unticked."""
+    fields = _fields(marks)
+    first = list(blanks) if len(blanks) == len(fields) else [""] * len(fields)
+    pairs = zip(fields, first, strict=True)
+    unset = [f"'{f.text or f.short_id or 'a field'}' empty" for f, b in pairs if f.text in ("", b)]
+    unset += [f"'{m.label}' unticked" for m in marks if _box(m.node) and not m.node.checked]
+    return tuple(unset)
+
+
+def contradiction(
+    kind: OutcomeKind, facts: Facts, label: str, led_to: str
+) -> tuple[Contradiction, str] | None:
+    """How an action on `label` that ended `kind` (at the screen titled `led_to`) contradicts the feature,
+    in words for the verdict; None when it does not."""
+    if facts.control is not Control.BUTTON:
+        return None
+    if facts.error and not facts.unset and not facts.credentials:
+        return Contradiction.ERROR, f"showed '{facts.error}'"
+    if facts.unset:
+        return None  # the app may be asking for the inputs left unset
+    if kind is OutcomeKind.NO_CHANGE and not facts.toast and not facts.here:
+        return Contradiction.NOTHING, "changed nothing"
+    if kind in MOVED and facts.retitled and not facts.dialog:
+        named = other_named(label, led_to, facts.siblings)
+        if named:
+            return Contradiction.WRONG_SCREEN, f"opened {led_to} instead, which '{named}' names"
+    return None
+
+
+def other_named(label: str, title: str, siblings: Sequence[str]) -> str:
+    """The sibling whose label names the screen `title`, which `label` does not: "" if none. A label
+    names a title when most of its words are in it (`NAMES_SHARE`), and does not when under half are."""
+    seen = tokens(title)
+    if not seen or mentions(label, title):
+        return ""
+    best = max(siblings, key=lambda s: _share(s, seen), default="")
+    return best if best and _share(best, seen) >= NAMES_SHARE else ""
+
+
+def mentions(label: str, title: str) -> bool:
+    """Whether at least half of `label`'s words are in the screen title `title`."""
+    return _share(label, tokens(title)) >= MENTIONS_SHARE
+
+
+def names(label: str, title: str) -> bool:
+    """Whether `label` names the screen titled `title`: most of its words are in it."""
+    return bool(tokens(title)) and _share(label, tokens(title)) >= NAMES_SHARE
+
+
+def _share(label: str, seen: frozenset[str]) -> float:
+    words = tokens(label)
+    return len(words & seen) / len(words) if words else 0.0
+
+
+def relevance(label: str, via: str, control: Control, words: frozenset[str]) -> int:
+    """How strongly the feature's words (`tokens` of them) point at an element: the words its label
+    shares with them, else 1 for a form's commit button on a screen an element they name opened."""
+    shared = overlap(label, words)
+    if shared or control is not Control.BUTTON:
+        return shared
+    commits = label.strip().casefold() in COMMIT_WORDS or bool(tokens(label) & COMMIT_WORDS)
+    return 1 if commits and via and overlap(via, words) else 0
+
+
+def _fields(marks: Sequence[Mark]) -> list[Node]:
+    return reading_order([m.node for m in marks if m.node.editable])
+
+
+def _box(node: Node) -> bool:
+    return node.checkable and "CheckBox" in node.class_name
+
+
+def _control(mark: Mark | None) -> Control:
+    if mark is None:
+        return Control.OTHER
+    node = mark.node
+    if node.editable:
+        return Control.FIELD
+    if node.checkable:
+        return Control.OPTION
+    if node.clickable or node.long_clickable:
+        return Control.BUTTON
+    return Control.OTHER
+
+
+def _texts(screen: Screen) -> list[str]:
+    return [
+        text
+        for layer in screen.layers
+        if layer.kind not in IGNORED_KINDS
+        for node in layer.nodes()
+        if node.visible and (text := (node.text or node.content_desc).strip())
+    ]
+
+
+def _is_error(text: str) -> bool:
+    lowered = text.casefold()
+    return any(word in lowered for word in ERROR_WORDS)

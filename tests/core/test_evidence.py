@@ -1,0 +1,204 @@
+"""Evidence: a "never saw" failure stands on one step whose outcome contradicts the feature, on an element
+the feature's words point to. Each rule has a test here that fails when the rule is deleted."""
+
+from __future__ import annotations
+
+from core_coverage import PKG, act, button, look, page, start
+from core_dumps import v, window
+
+from pytest_fairy.explore.decisions import OutcomeKind
+
+FEATURE = ["visible: 已是最新版本", "检查更新"]
+
+
+def field(hint: str, text: str = "") -> object:
+    return v("EditText", text or hint, id=f"et_{abs(hash(hint)) % 10_000}")
+
+
+def box(label: str, checked: bool) -> object:
+    return v("CheckBox", label, id="cb_agree", checkable=True, clickable=True, checked=checked)
+
+
+def test_a_button_the_feature_names_that_changed_nothing_is_the_evidence() -> None:
+    cov, settings = start(page("设置", button("清除缓存"), button("检查更新")))
+    act(cov, 1, settings, "清除缓存", OutcomeKind.NO_CHANGE, settings)
+    act(cov, 2, settings, "检查更新", OutcomeKind.NO_CHANGE, settings)
+    act(cov, 3, settings, "检查更新", OutcomeKind.NO_CHANGE, settings)  # tried again: no more proof
+    assert str(cov.evidence(FEATURE)) == "step 2 (tap 检查更新 on 设置) changed nothing"
+
+
+def test_a_button_the_feature_does_not_name_is_no_evidence() -> None:
+    cov, settings = start(page("设置", button("清除缓存"), button("检查更新")))
+    act(cov, 1, settings, "清除缓存", OutcomeKind.NO_CHANGE, settings)
+    assert cov.evidence(FEATURE) is None
+
+
+def test_a_tap_that_opened_the_screen_its_label_names_is_no_evidence() -> None:
+    cov, help_page = start(page("How can we help?", button("Contact support"), button("FAQ")))
+    form = look(page("Contact support", field("Your email"), button("Submit")), activity="a.Contact")
+    act(cov, 1, help_page, "Contact support", OutcomeKind.NEW_STATE, form)
+    assert cov.evidence(["visible: Ticket #4711 created", "contact support and submit a ticket"]) is None
+
+
+def test_a_tap_that_opened_the_screen_a_sibling_names_is_the_evidence() -> None:
+    cov, mine = start(page("我的", button("我的订单"), button("我的收藏"), button("设置")))
+    favourites = look(page("我的收藏", v("TextView", "暂无收藏", id="empty")), activity="a.Fav")
+    act(cov, 1, mine, "我的订单", OutcomeKind.NEW_STATE, favourites)
+    found = cov.evidence(["查看历史订单：我的 → 我的订单"])
+    assert str(found) == "step 1 (tap 我的订单 on 我的) opened 我的收藏 instead, which '我的收藏' names"
+
+
+def test_a_screen_its_label_names_is_its_own_though_a_sibling_names_it_too() -> None:
+    cov, account = start(page("Account", button("Orders"), button("Returns")))
+    orders = look(page("Orders & returns", v("TextView", "No orders yet", id="empty")), activity="a.Orders")
+    act(cov, 1, account, "Orders", OutcomeKind.NEW_STATE, orders)
+    assert cov.evidence(["open my orders"]) is None
+
+
+def test_a_screen_titled_otherwise_than_its_label_but_named_by_no_sibling_is_no_evidence() -> None:
+    cov, home = start(page("首页", button("我的"), button("分类")))
+    profile = look(page("个人中心", button("设置")), activity="a.Profile")
+    act(cov, 1, home, "我的", OutcomeKind.NEW_STATE, profile)
+    assert cov.evidence(["我的 → 设置 shows 版本号"]) is None
+
+
+def test_the_tab_of_the_screen_it_is_on_changing_nothing_is_no_evidence() -> None:
+    cov, mine = start(page("我的", button("我的订单"), button("我的")))
+    act(cov, 1, mine, "我的", OutcomeKind.NO_CHANGE, mine)
+    assert cov.evidence(["我的 → 我的订单"]) is None
+
+
+def test_a_submit_with_a_field_left_empty_is_no_evidence_and_says_so() -> None:
+    cov, form = start(page("Contact support", field("Your name"), button("Submit ticket")))
+    act(cov, 1, form, "Submit ticket", OutcomeKind.NO_CHANGE, form)
+    words = ["visible: Ticket created", "submit a support ticket"]
+    assert cov.evidence(words) is None
+    assert cov.unknown(words) == ["'Submit ticket' on Contact support tried only with 'Your name' empty"]
+
+
+def test_a_submit_with_its_box_unticked_is_no_evidence() -> None:
+    cov, form = start(page("Contact", field("Your name"), box("I agree", False), button("Submit ticket")))
+    filled = look(page("Contact", field("Your name", "qa"), box("I agree", False), button("Submit ticket")))
+    act(cov, 1, form, "Your name", OutcomeKind.CONTENT_CHANGED, filled, action="type")
+    act(cov, 2, filled, "Submit ticket", OutcomeKind.NO_CHANGE, filled)
+    assert cov.evidence(["submit a ticket"]) is None
+    assert cov.unknown(["submit a ticket"]) == [
+        "'Submit ticket' on Contact tried only with 'I agree' unticked"
+    ]
+
+
+def test_a_submit_with_its_form_set_that_changed_nothing_is_the_evidence() -> None:
+    cov, form = start(page("Contact", field("Your name"), box("I agree", False), button("Submit ticket")))
+    ready = look(page("Contact", field("Your name", "qa"), box("I agree", True), button("Submit ticket")))
+    act(cov, 1, form, "Your name", OutcomeKind.CONTENT_CHANGED, ready, action="type")
+    act(cov, 2, ready, "Submit ticket", OutcomeKind.NO_CHANGE, ready)
+    assert str(cov.evidence(["submit a ticket"])) == "step 2 (tap Submit ticket on Contact) changed nothing"
+    assert cov.unknown(["submit a ticket"]) == []
+
+
+def test_a_toast_is_something_a_tap_did() -> None:
+    cov, settings = start(page("设置", button("检查更新")))
+    toasted = look(page("设置", button("检查更新")))
+    toasted[1].toasts = ("已是最新版本",)
+    act(cov, 1, settings, "检查更新", OutcomeKind.NO_CHANGE, toasted)
+    assert cov.evidence(FEATURE) is None
+
+
+def test_an_error_after_a_set_form_is_the_evidence() -> None:
+    cov, form = start(page("Contact", button("Submit ticket")))
+    failed = look(
+        page("Contact", v("TextView", "Something went wrong, try again", id="err"), button("Submit ticket"))
+    )
+    act(cov, 1, form, "Submit ticket", OutcomeKind.CONTENT_CHANGED, failed)
+    found = cov.evidence(["submit a ticket"])
+    assert str(found) == "step 1 (tap Submit ticket on Contact) showed 'Something went wrong, try again'"
+
+
+def test_an_error_already_on_screen_is_not_what_a_tap_showed() -> None:
+    stale = v("TextView", "Last sync failed", id="banner")
+    cov, inbox = start(page("Inbox", stale, button("Sync now")))
+    synced = look(page("Inbox", stale, v("TextView", "3 new", id="count"), button("Sync now")))
+    act(cov, 1, inbox, "Sync now", OutcomeKind.CONTENT_CHANGED, synced)
+    assert cov.evidence(["sync the inbox now"]) is None
+
+
+def test_an_error_after_made_up_credentials_is_no_evidence() -> None:
+    empty = v("EditText", "Password", id="et_pwd", password=True)
+    typed = v("EditText", "••••••••", id="et_pwd", password=True)
+    cov, _ = start(page("Sign in", field("Email"), empty, button("Sign in")))
+    signed_out = look(page("Sign in", field("Email", "qa@example.com"), typed, button("Sign in")))
+    refused = look(page("Sign in", v("TextView", "Sign in failed", id="err"), button("Sign in")))
+    act(cov, 1, signed_out, "Sign in", OutcomeKind.CONTENT_CHANGED, refused)
+    assert cov.evidence(["sign in and see the inbox"]) is None
+
+
+def test_a_switch_changing_nothing_is_no_evidence() -> None:
+    cov, settings = start(
+        page("设置", v("Switch", "检查更新", id="sw_update", checkable=True, clickable=True))
+    )
+    act(cov, 1, settings, "检查更新", OutcomeKind.NO_CHANGE, settings)
+    assert cov.evidence(FEATURE) is None
+
+
+def test_the_save_of_a_dialog_an_element_the_feature_names_opened_belongs_to_the_feature() -> None:
+    cov, tasks = start(page("My tasks", button("Add task"), button("Settings")))
+    dialog_window = window(
+        PKG, v("EditText", "Title", id="et_title"), button("Save"), bounds=(100, 800, 980, 1600)
+    )
+    adding = look(page("My tasks", button("Add task"), button("Settings")), dialog_window)
+    typed_window = window(
+        PKG, v("EditText", "Buy milk", id="et_title"), button("Save"), bounds=(100, 800, 980, 1600)
+    )
+    typed = look(page("My tasks", button("Add task"), button("Settings")), typed_window)
+    act(cov, 1, tasks, "Add task", OutcomeKind.NEW_STATE, adding)
+    act(cov, 2, adding, "et_title", OutcomeKind.CONTENT_CHANGED, typed, action="type")
+    act(cov, 3, typed, "Save", OutcomeKind.NO_CHANGE, typed)
+    assert (
+        str(cov.evidence(["visible: 3 tasks", "add a task"]))
+        == "step 3 (tap Save on My tasks) changed nothing"
+    )
+    # A Save the feature's way never opened is not the feature's.
+    assert cov.evidence(["visible: dark theme", "turn on the dark theme in settings"]) is None
+
+
+def test_a_tap_that_opened_the_screen_another_element_is_named_for_and_led_to_is_the_evidence() -> None:
+    cov, home = start(page("每日新闻", button("导航"), button("设置")))
+    drawer = look(page("每日新闻", button("导航"), button("设置"), button("意见反馈")), activity="a.Drawer")
+    settings = look(page("设置", button("关于每日新闻"), button("每日新闻")), activity="a.Settings")
+    about = look(page("关于每日新闻", button("首页")), activity="a.About")
+    act(cov, 1, home, "设置", OutcomeKind.NEW_STATE, settings)
+    act(cov, 2, settings, "关于每日新闻", OutcomeKind.NEW_STATE, about)
+    act(cov, 3, home, "导航", OutcomeKind.NEW_STATE, drawer)
+    act(cov, 4, drawer, "意见反馈", OutcomeKind.STATE_CHANGED, about)
+    found = cov.evidence(["send feedback: 意见反馈 from the drawer"])
+    assert str(found) == (
+        "step 4 (tap 意见反馈 on 每日新闻) opened 关于每日新闻 instead, which '关于每日新闻' on 设置 opens"
+    )
+
+
+def test_the_apps_first_screen_is_no_wrong_screen_whatever_leads_there() -> None:
+    """A home button and a logo named for the app alike lead to the app's first screen."""
+    cov, home = start(page("每日新闻", button("设置")))
+    settings = look(page("设置", button("每日新闻"), button("关于")), activity="a.Settings")
+    about = look(page("关于", button("首页")), activity="a.About")
+    act(cov, 1, home, "设置", OutcomeKind.NEW_STATE, settings)
+    act(cov, 2, settings, "每日新闻", OutcomeKind.STATE_CHANGED, home)
+    act(cov, 3, home, "设置", OutcomeKind.STATE_CHANGED, settings)
+    act(cov, 4, settings, "关于", OutcomeKind.NEW_STATE, about)
+    act(cov, 5, about, "首页", OutcomeKind.STATE_CHANGED, home)
+    assert cov.evidence(["go back to 首页 from 关于"]) is None
+
+
+def test_a_submit_that_stayed_on_its_page_opened_no_wrong_screen() -> None:
+    """The form shows an error line (a new layout: another state) but its title stays: the page did not
+    change, though an element elsewhere is named for it."""
+    cov, home = start(page("Helpdesk", button("Report a problem")))
+    form = look(page("Report a problem", box("I agree", False), button("Submit ticket")), activity="a.Form")
+    refused = look(
+        page("Report a problem", v("TextView", "Please agree", id="err"), box("I agree", False), button("Submit ticket")),
+        activity="a.Form",
+    )
+    act(cov, 1, home, "Report a problem", OutcomeKind.NEW_STATE, form)
+    act(cov, 2, form, "Submit ticket", OutcomeKind.NEW_STATE, refused)
+    act(cov, 3, home, "Report a problem", OutcomeKind.STATE_CHANGED, refused)  # it keeps its error line
+    assert cov.evidence(["report a problem and submit the ticket"]) is None
