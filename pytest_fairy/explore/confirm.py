@@ -137,9 +137,17 @@ class Confirmer:
             return way, Replay(False, exc.as_reason())
 
     def _ways(self, ending: Ending, start: str) -> list[Way]:
+        """The ways to try; for a done-when never seen whose evidence came after the feature changed the
+        app's data (a product added, a recipe saved), only the run's own walk, which changes it too."""
         if ending.at_step == 0:  # on the first screen: a fresh launch is the whole way
             return [Way((), start, "a fresh launch")]
-        return ways_to(self.run.tree, self.run.moves, ending.at_step, self.run.idle, start=start)
+        ways = ways_to(self.run.tree, self.run.moves, ending.at_step, self.run.idle, start=start)
+        run = self.run
+        if ending.proof is Proof.NEVER_SEEN and run.coverage.changed_before(
+            ending.at_step, run.feature_words()
+        ):
+            return ways[-1:]
+        return ways
 
     def _move(self, move: Move, seen: Perception, i: int, n: int) -> str:
         """Do `move` on the element it was done on, on the screen `seen`; what went wrong instead, else "".

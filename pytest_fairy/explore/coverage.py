@@ -37,6 +37,7 @@ from pytest_fairy.explore.evidence import (
     Contradiction,
     Control,
     Facts,
+    changes_data,
     contradiction,
     facts_of,
     field_texts,
@@ -49,7 +50,7 @@ from pytest_fairy.explore.families import sampled
 from pytest_fairy.explore.policy import RiskPolicy
 from pytest_fairy.explore.state import StateId, layout_of
 from pytest_fairy.perception.refs import family, list_row
-from pytest_fairy.perception.relevance import tokens
+from pytest_fairy.perception.relevance import overlap, tokens
 from pytest_fairy.perception.screen import Mark, Screen
 
 # Rows of one layout count as covered once this many of them opened pages of one layout.
@@ -256,7 +257,10 @@ class Coverage:
         scored = [
             (score, t.step, t)
             for t in map(self._judged, self._actions)
-            if t.label and t.contradiction is not None and (score := t.relevance(wanted)) > 0
+            if t.label
+            and t.contradiction is not None
+            and (score := t.relevance(wanted)) > 0
+            and not self._changed_since(t, " ".join(words))
         ]
         best = max(scored, key=lambda s: (s[0], -s[1]), default=None)
         return best[2] if best is not None else None
@@ -281,10 +285,45 @@ class Coverage:
                 return replace(tried, elsewhere=f"'{other.label}' on {other.page}")
         return tried
 
+    def _changed_since(self, tried: Tried, words: str) -> Tried | None:
+        """The first action of the feature (`words`) after `tried` that changed the app's data
+        (`evidence.changes_data`): what `tried` did then may not be what it does now. None if none did."""
+        return next((t for t in self._actions if t.step > tried.step and self._changes(t, words)), None)
+
+    def changed_before(self, step: int, words: Sequence[str]) -> bool:
+        """Whether an action of the feature changed the app's data before `step`: a replay of that step
+        must take the run's own walk, which changes it too, not a shorter way."""
+        wanted = " ".join(words)
+        return any(t.step < step and self._changes(t, wanted) for t in self._actions)
+
+    @staticmethod
+    def _changes(tried: Tried, words: str) -> bool:
+        """An action of the feature (`words`) that changed the app's data: its label mostly the feature's
+        words (`订单状态通知` shares one word of five with `我的订单`: not the feature's), or the Save of a
+        form an element the feature names opened."""
+        ours = mentions(tried.label, words) or (
+            tried.relevance(tokens(words)) and not overlap(tried.label, tokens(words))
+        )
+        return bool(ours) and changes_data(tried.label, tried.facts, tried.outcome.kind)
+
     def unknown(self, words: Sequence[str]) -> list[str]:
         """What the run cannot know of the feature (`words`), though it tried everything it reached: the
-        buttons it points to that were only ever tried with their form unset."""
+        steps against it taken before the feature changed the app's data, and not since; the buttons it
+        points to that were only ever tried with their form unset."""
         wanted = tokens(" ".join(words))
+        stale: dict[str, str] = {}
+        for t in map(self._judged, self._actions):
+            change = (
+                self._changed_since(t, " ".join(words))
+                if t.contradiction is not None and t.relevance(wanted)
+                else None
+            )
+            if change is not None:
+                stale.setdefault(
+                    t.label,
+                    f"'{t.label}' on {t.page} {t.did} at step {t.step}, before step {change.step} "
+                    f"({change.words}) changed the app's data, and was not tried since",
+                )
         pointed = [t for t in self._actions if t.facts.control is Control.BUTTON and t.relevance(wanted) > 0]
         set_once = {(t.page, t.label) for t in pointed if not t.facts.unset}
         found: dict[tuple[str, str], str] = {}
@@ -293,7 +332,7 @@ class Coverage:
                 found.setdefault(
                     (t.page, t.label), f"'{t.label}' on {t.page} tried only with {', '.join(t.facts.unset)}"
                 )
-        return list(found.values())
+        return [*stale.values(), *found.values()]
 
     @property
     def screens(self) -> int:

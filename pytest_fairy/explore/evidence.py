@@ -21,6 +21,12 @@ or a box unticked, may be the app's validation. Such a submit is no evidence, an
 What points to the feature (`relevance`): the element's label shares words with the feature's own
 (name, goal, start, done-when, sub-features); or it commits a form (Save, 提交) on a screen that such an
 element opened (the Save of the dialog `Add task` opened).
+
+What an element does may depend on the app's data: Checkout does nothing while the cart is empty. A step
+taken before an action of the feature changed the data (`changes_data`: a commit such as Save or 加入购物车,
+a switch or box toggled, that did something; an action of the feature when the feature's words hold most
+of its label's, or it is the Save of a form the feature opened) is no evidence until the element is tried
+again after it.
 """
 
 from __future__ import annotations
@@ -85,6 +91,8 @@ COMMIT_WORDS = frozenset(
 # mention it (an element that mentions the screen it opened did not open a wrong one).
 NAMES_SHARE = 2 / 3
 MENTIONS_SHARE = 1 / 2
+# Labels that keep something in the app's data besides committing a form: what a feature saves or adds.
+KEEP_WORDS = frozenset({"收藏", "加入", "关注", "点赞", "like", "favourite", "favorite", "follow", "buy"})
 # How much of an error text a verdict quotes.
 ERROR_QUOTED = 60
 MOVED = frozenset({OutcomeKind.NEW_STATE, OutcomeKind.STATE_CHANGED})
@@ -219,9 +227,9 @@ def other_named(label: str, title: str, siblings: Sequence[str]) -> str:
     return best if best and _share(best, seen) >= NAMES_SHARE else ""
 
 
-def mentions(label: str, title: str) -> bool:
-    """Whether at least half of `label`'s words are in the screen title `title`."""
-    return _share(label, tokens(title)) >= MENTIONS_SHARE
+def mentions(label: str, text: str) -> bool:
+    """Whether at least half of `label`'s words are in `text` (a screen's title, a feature's words)."""
+    return _share(label, tokens(text)) >= MENTIONS_SHARE
 
 
 def names(label: str, title: str) -> bool:
@@ -232,6 +240,17 @@ def names(label: str, title: str) -> bool:
 def _share(label: str, seen: frozenset[str]) -> float:
     words = tokens(label)
     return len(words & seen) / len(words) if words else 0.0
+
+
+def changes_data(label: str, facts: Facts, kind: OutcomeKind) -> bool:
+    """Whether an action that ended `kind` may have changed what the app keeps: a switch or box toggled,
+    or a button that commits a form (Save, 提交) or keeps something where it stands (加入购物车, 收藏; not
+    `我的收藏`, which opens a page), that did something (a toast counts: `已加入` on an unchanged page)."""
+    if kind not in (*MOVED, OutcomeKind.CONTENT_CHANGED) and not facts.toast:
+        return False
+    words = tokens(label) | {label.strip().casefold()}
+    keeps = bool(words & COMMIT_WORDS) or bool(words & KEEP_WORDS) and not facts.retitled
+    return facts.control is Control.OPTION or (facts.control is Control.BUTTON and keeps)
 
 
 def relevance(label: str, via: str, control: Control, words: frozenset[str]) -> int:

@@ -186,8 +186,7 @@ class Run:
         """The reachable part of the app is exhausted and the done-when oracles never held: an app defect
         when an action on an element the feature points to contradicts it (`evidence`), with that step as
         the evidence (and its replay); otherwise inconclusive, saying what the run could not know."""
-        target = self.target
-        words = [*unmet, *target.done_hints, target.words()]
+        words = self.feature_words(unmet)
         explored = (
             f"explored the feature to its end ({self.coverage.screens} screens: every element tried or "
             f"denied, every list scrolled to its end) but never saw: {'; '.join(unmet)}"
@@ -199,6 +198,10 @@ class Run:
             return Ending(Verdict.INCONCLUSIVE, f"{explored}, and no step shows the app at fault: {why}")
         finding = Finding("never_seen", f"{explored}; {found}")
         return Ending(Verdict.FAILED, finding.message, (finding,), Proof.NEVER_SEEN, found.step)
+
+    def feature_words(self, unmet: Sequence[str] = ()) -> list[str]:
+        """What the feature is about, for the evidence: its unmet done-when, its hints, its own words."""
+        return [*unmet, *self.target.done_hints, self.target.words()]
 
     def untried(self) -> str:
         """`; left untried: list rv_goods on 全部商品 not scrolled past 商品 12; ...`; "" when nothing is."""

@@ -202,3 +202,42 @@ def test_a_submit_that_stayed_on_its_page_opened_no_wrong_screen() -> None:
     act(cov, 2, form, "Submit ticket", OutcomeKind.NEW_STATE, refused)
     act(cov, 3, home, "Report a problem", OutcomeKind.STATE_CHANGED, refused)  # it keeps its error line
     assert cov.evidence(["report a problem and submit the ticket"]) is None
+
+
+def test_a_step_taken_before_the_feature_changed_the_apps_data_is_no_evidence_until_tried_again() -> None:
+    """Checkout does nothing while the cart is empty: tried before 加入购物车, it proves nothing."""
+    cov, cart = start(page("购物车", button("去结算"), button("逛逛")))
+    product = look(page("商品详情", button("加入购物车")), activity="a.Product")
+    added = look(page("商品详情", button("加入购物车"), v("TextView", "已加入", id="added")), activity="a.Product")
+    words = ["加入购物车 then 去结算", "visible: 订单确认"]
+    act(cov, 1, cart, "去结算", OutcomeKind.NO_CHANGE, cart)
+    assert str(cov.evidence(words)) == "step 1 (tap 去结算 on 购物车) changed nothing"
+    act(cov, 2, cart, "逛逛", OutcomeKind.NEW_STATE, product)
+    act(cov, 3, product, "加入购物车", OutcomeKind.CONTENT_CHANGED, added)
+    assert cov.evidence(words) is None
+    assert cov.unknown(words) == [
+        "'去结算' on 购物车 changed nothing at step 1, before step 3 (tap 加入购物车) changed the app's data, "
+        "and was not tried since"
+    ]
+    act(cov, 5, cart, "去结算", OutcomeKind.NO_CHANGE, cart)
+    assert str(cov.evidence(words)) == "step 5 (tap 去结算 on 购物车) changed nothing"
+
+
+def test_a_change_of_data_the_feature_does_not_name_leaves_the_evidence_standing() -> None:
+    cov, settings = start(page("设置", button("检查更新"), v("Switch", "消息通知", id="sw_push", checkable=True, clickable=True)))
+    switched = look(page("设置", button("检查更新"), v("Switch", "消息通知", id="sw_push", checkable=True, clickable=True, checked=True)))
+    act(cov, 1, settings, "检查更新", OutcomeKind.NO_CHANGE, settings)
+    act(cov, 2, settings, "消息通知", OutcomeKind.CONTENT_CHANGED, switched)
+    assert str(cov.evidence(FEATURE)) == "step 1 (tap 检查更新 on 设置) changed nothing"
+
+
+def test_a_switch_sharing_one_word_with_the_feature_is_no_change_of_its_data() -> None:
+    notify = v("Switch", "订单状态通知", id="sw_order", checkable=True, clickable=True)
+    cov, mine = start(page("我的", button("我的订单"), button("我的收藏"), button("设置")))
+    favourites = look(page("我的收藏", v("TextView", "暂无收藏", id="empty")), activity="a.Fav")
+    settings = look(page("设置", notify), activity="a.Settings")
+    switched = look(page("设置", v("Switch", "订单状态通知", id="sw_order", checkable=True, clickable=True, checked=True)), activity="a.Settings")
+    act(cov, 1, mine, "我的订单", OutcomeKind.NEW_STATE, favourites)
+    act(cov, 2, mine, "设置", OutcomeKind.NEW_STATE, settings)
+    act(cov, 3, settings, "订单状态通知", OutcomeKind.CONTENT_CHANGED, switched)
+    assert cov.evidence(["查看历史订单：我的 → 我的订单"]) is not None

@@ -105,3 +105,52 @@ def test_every_element_tried_without_a_step_against_the_feature_is_inconclusive(
     assert result.reason.endswith(
         "no step shows the app at fault: no element the feature names did anything against it"
     )
+
+
+# 去结算 does nothing while the cart is empty, as a working shop may: what it did before 加入购物车 says
+# nothing of what it does after.
+SHOP_APP = """
+app: {package: com.example.cartshop, name: 小店, launch: cart}
+variables:
+  cart: 0
+screens:
+  - id: cart
+    activity: .CartActivity
+    title: 购物车
+    elements:
+      - {text: "购物车里有 {var:cart} 件"}
+      - {class: Button, text: 去结算, on_tap: [{when: "cart > 0", go: checkout}]}
+      - {class: Button, text: 逛逛, on_tap: [{go: product}]}
+  - id: product
+    activity: .ProductActivity
+    title: 商品详情
+    elements:
+      - {class: Button, text: 加入购物车, on_tap: [{inc: {cart: 1}}, {toast: 已加入}]}
+  - id: checkout
+    activity: .CheckoutActivity
+    title: 订单确认
+    elements:
+      - {text: 待支付}
+"""
+SHOP_SPEC = """
+app: {name: 小店, package: com.example.cartshop, virtual: app.yaml}
+features:
+  - name: check out
+    goal: 加入购物车, then 去结算 shows the order
+    done_when: [{visible: 待支付}]
+    allow: [payment]
+"""
+
+
+def test_a_step_against_the_feature_before_it_changed_the_apps_data_is_no_evidence(tmp_path: Path) -> None:
+    (tmp_path / "app.yaml").write_text(SHOP_APP, "utf-8")
+    (tmp_path / "test_shop.yaml").write_text(SHOP_SPEC, "utf-8")
+    spec = load_spec(tmp_path / "test_shop.yaml")
+    feature = spec.features[0]
+    device = VirtualDevice(tmp_path / "app.yaml", latency=False)
+    result = Explorer(device, OfflineBrain()).explore(target_of(spec, feature), mission_of(spec, feature))
+    assert result.verdict is Verdict.INCONCLUSIVE, result.reason
+    assert result.reason.endswith(
+        "no step shows the app at fault: '去结算' on 购物车 changed nothing at step 1, before step 3 "
+        "(tap [2] 加入购物车) changed the app's data, and was not tried since"
+    ), result.reason
