@@ -28,29 +28,17 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind
-from pytest_fairy.explore.evidence import (
-    Against,
-    Contradiction,
-    Control,
-    Facts,
-    changes_data,
-    contradiction,
-    facts_of,
-    field_texts,
-    mentions,
-    names,
-    relevance,
-    usable,
-)
+from pytest_fairy.explore.evidence import Facts, facts_of, field_texts, usable
 from pytest_fairy.explore.families import sampled
 from pytest_fairy.explore.policy import RiskPolicy
 from pytest_fairy.explore.state import StateId, layout_of
+from pytest_fairy.explore.tried import MOVED_ON, Log, Tried
 from pytest_fairy.perception.refs import family, list_row
-from pytest_fairy.perception.relevance import overlap, tokens
+from pytest_fairy.perception.relevance import tokens
 from pytest_fairy.perception.screen import Mark, Screen
 
 # Rows of one layout count as covered once this many of them opened pages of one layout.
@@ -60,7 +48,6 @@ LEFT_SHOWN = 4
 LEAVING_LABELS = frozenset(
     {"navigate up", "转到上一层级", "向上导航", "返回", "back", "关闭", "close", "取消", "cancel"}
 )
-MOVED_ON = frozenset({OutcomeKind.NEW_STATE, OutcomeKind.STATE_CHANGED})
 CARRIED_OUT = MOVED_ON | {OutcomeKind.CONTENT_CHANGED, OutcomeKind.NO_CHANGE}
 
 
@@ -85,63 +72,6 @@ class _Page:
     via: str = ""  # the label of the element whose action first led here
 
 
-@dataclass(frozen=True, slots=True)
-class Tried:
-    """An action taken, with what it did: the evidence a verdict points at."""
-
-    step: int
-    words: str
-    label: str
-    page: str
-    outcome: Outcome
-    led_to: str = ""  # the title (else the state name) of the screen it led to
-    facts: Facts = Facts()
-    via: str = ""  # the label of the element whose action first led to its page
-    blanks: tuple[str, ...] = ()  # what its page's fields showed at first sight
-    to_key: str = ""  # the state it led to
-    # Another element, named for the screen this one opened, that led there too: `'关于每日新闻' on 设置`.
-    elsewhere: str = ""
-
-    def __str__(self) -> str:
-        """`step 7 (tap [3] 检查更新 on 设置) changed nothing`."""
-        return f"step {self.step} ({self.words} on {self.page}) {self.did}"
-
-    @property
-    def contradiction(self) -> tuple[Contradiction, str] | None:
-        """How its outcome contradicts the feature it was taken for, if it does (`evidence`)."""
-        found = contradiction(self.outcome.kind, self.facts, self.label, self.led_to)
-        if found is None and self.elsewhere:
-            return Contradiction.WRONG_SCREEN, f"opened {self.led_to} instead, which {self.elsewhere} opens"
-        return found
-
-    def relevance(self, words: frozenset[str]) -> int:
-        return relevance(self.label, self.via, self.facts.control, words)
-
-    @property
-    def against(self) -> Against | None:
-        """Its contradiction as the check a reproduction makes after it."""
-        found = self.contradiction
-        if found is None:
-            return None
-        shown = {Contradiction.ERROR: self.facts.error, Contradiction.WRONG_SCREEN: self.led_to}
-        return Against(found[0], self.label, shown.get(found[0], ""))
-
-    @property
-    def did(self) -> str:
-        found = self.contradiction
-        if found is not None:
-            return found[1]
-        match self.outcome.kind:
-            case OutcomeKind.NO_CHANGE:
-                return "changed nothing"
-            case OutcomeKind.CONTENT_CHANGED:
-                return "changed only what its page shows"
-            case OutcomeKind.NEW_STATE | OutcomeKind.STATE_CHANGED:
-                return f"opened {self.led_to}"
-            case _:
-                return f"{self.outcome.kind} ({self.outcome.detail})"
-
-
 class Coverage:
     def __init__(self, policy: RiskPolicy | None = None, words: str = "") -> None:
         """`words`: what the feature is about (`Target.words`), which rows no sample stands for."""
@@ -152,7 +82,7 @@ class Coverage:
         # Row family -> where each of its rows (by ref) led, latest last.
         self._samples: defaultdict[str, dict[str, str]] = defaultdict(dict)
         self._labels: dict[str, str] = {}  # each sampled row's label, by ref
-        self._actions: list[Tried] = []
+        self.log = Log()
 
     def saw(self, state: StateId, screen: Screen, *, in_app: bool) -> None:
         """A screen the run stood on; screens of other apps are not the feature's to exhaust."""
@@ -214,7 +144,7 @@ class Coverage:
             reached.via = label
         where = page.title or page.name
         tried = Tried(step, words, label, where, outcome, led_to, facts, page.via, page.blanks, after.key)
-        self._actions.append(tried)
+        self.log.add(tried)
         if not ref:
             return
         if kind == ActionKind.SCROLL.value and ref in page.lists:
@@ -249,90 +179,23 @@ class Coverage:
         return found
 
     def evidence(self, words: Sequence[str]) -> Tried | None:
-        """The action that shows the feature (`words`: its oracles, goal, names) not working: one on an
-        element the words point to whose outcome contradicts the feature (`evidence`). Of these, the one
-        they point to most; of equals, the earliest: the same tap tried again later proves no more, and
-        the earliest is the shortest way to show it again. None: no action of the run is evidence."""
-        wanted = tokens(" ".join(words))
-        scored = [
-            (score, t.step, t)
-            for t in map(self._judged, self._actions)
-            if t.label
-            and t.contradiction is not None
-            and (score := t.relevance(wanted)) > 0
-            and not self._changed_since(t, " ".join(words))
-        ]
-        best = max(scored, key=lambda s: (s[0], -s[1]), default=None)
-        return best[2] if best is not None else None
+        """The action that shows the feature (`words`) not working, if one does (`tried.Log.evidence`)."""
+        return self.log.evidence(words, self._first)
 
     def at(self, step: int) -> Tried | None:
         """The action taken at `step`, if the run recorded one there."""
-        return next((self._judged(t) for t in self._actions if t.step == step), None)
-
-    def _judged(self, tried: Tried) -> Tried:
-        """`tried`, knowing what the rest of the run saw: another element, named for the screen it opened,
-        that led there too (a drawer's `意见反馈` opening the page that 设置's `关于每日新闻` opens). Not for
-        the app's first screen, which a home tab and a logo alike lead back to."""
-        first = next(iter(self._pages), "")
-        moved = tried.outcome.kind in MOVED_ON and tried.facts.retitled and not tried.facts.dialog
-        if not moved or tried.to_key == first or tried.facts.control is not Control.BUTTON:
-            return tried
-        if mentions(tried.label, tried.led_to):
-            return tried
-        for other in self._actions:
-            same = other.to_key == tried.to_key and other.label != tried.label
-            if same and other.outcome.kind in MOVED_ON and names(other.label, other.led_to):
-                return replace(tried, elsewhere=f"'{other.label}' on {other.page}")
-        return tried
-
-    def _changed_since(self, tried: Tried, words: str) -> Tried | None:
-        """The first action of the feature (`words`) after `tried` that changed the app's data
-        (`evidence.changes_data`): what `tried` did then may not be what it does now. None if none did."""
-        return next((t for t in self._actions if t.step > tried.step and self._changes(t, words)), None)
-
-    def changed_before(self, step: int, words: Sequence[str]) -> bool:
-        """Whether an action of the feature changed the app's data before `step`: a replay of that step
-        must take the run's own walk, which changes it too, not a shorter way."""
-        wanted = " ".join(words)
-        return any(t.step < step and self._changes(t, wanted) for t in self._actions)
-
-    @staticmethod
-    def _changes(tried: Tried, words: str) -> bool:
-        """An action of the feature (`words`) that changed the app's data: its label mostly the feature's
-        words (`订单状态通知` shares one word of five with `我的订单`: not the feature's), or the Save of a
-        form an element the feature names opened."""
-        ours = mentions(tried.label, words) or (
-            tried.relevance(tokens(words)) and not overlap(tried.label, tokens(words))
-        )
-        return bool(ours) and changes_data(tried.label, tried.facts, tried.outcome.kind)
+        return self.log.at(step, self._first)
 
     def unknown(self, words: Sequence[str]) -> list[str]:
-        """What the run cannot know of the feature (`words`), though it tried everything it reached: the
-        steps against it taken before the feature changed the app's data, and not since; the buttons it
-        points to that were only ever tried with their form unset."""
-        wanted = tokens(" ".join(words))
-        stale: dict[str, str] = {}
-        for t in map(self._judged, self._actions):
-            change = (
-                self._changed_since(t, " ".join(words))
-                if t.contradiction is not None and t.relevance(wanted)
-                else None
-            )
-            if change is not None:
-                stale.setdefault(
-                    t.label,
-                    f"'{t.label}' on {t.page} {t.did} at step {t.step}, before step {change.step} "
-                    f"({change.words}) changed the app's data, and was not tried since",
-                )
-        pointed = [t for t in self._actions if t.facts.control is Control.BUTTON and t.relevance(wanted) > 0]
-        set_once = {(t.page, t.label) for t in pointed if not t.facts.unset}
-        found: dict[tuple[str, str], str] = {}
-        for t in pointed:
-            if t.facts.unset and (t.page, t.label) not in set_once:
-                found.setdefault(
-                    (t.page, t.label), f"'{t.label}' on {t.page} tried only with {', '.join(t.facts.unset)}"
-                )
-        return [*stale.values(), *found.values()]
+        return self.log.unknown(words, self._first)
+
+    def changed_before(self, step: int, words: Sequence[str]) -> bool:
+        return self.log.changed_before(step, words)
+
+    @property
+    def _first(self) -> str:
+        """The app's first screen's state: where a home tab and a logo alike lead."""
+        return next(iter(self._pages), "")
 
     @property
     def screens(self) -> int:

@@ -241,3 +241,14 @@ def test_a_switch_sharing_one_word_with_the_feature_is_no_change_of_its_data() -
     act(cov, 2, mine, "设置", OutcomeKind.NEW_STATE, settings)
     act(cov, 3, settings, "订单状态通知", OutcomeKind.CONTENT_CHANGED, switched)
     assert cov.evidence(["查看历史订单：我的 → 我的订单"]) is not None
+
+
+def test_a_feature_asking_for_an_empty_form_is_not_known_from_filled_submits() -> None:
+    cov, form = start(page("预约挂号", field("就诊人姓名"), button("提交预约")))
+    filled = look(page("预约挂号", field("就诊人姓名", "qa_tester"), button("提交预约")))
+    done = look(page("预约成功", v("TextView", "预约成功", id="ok")), activity="a.Done")
+    act(cov, 1, form, "就诊人姓名", OutcomeKind.CONTENT_CHANGED, filled, action="type")
+    act(cov, 2, filled, "提交预约", OutcomeKind.NEW_STATE, done)
+    words = ["visible: 请填写就诊人姓名", "预约挂号：不填写任何内容，直接点 提交预约"]
+    assert cov.unknown(words) == ["'提交预约' on 预约挂号 never tried with its form empty, as the feature asks"]
+    assert cov.unknown(["visible: 预约成功", "预约挂号：填写姓名，提交预约"]) == []
