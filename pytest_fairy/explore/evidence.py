@@ -91,6 +91,8 @@ COMMIT_WORDS = frozenset(
 # mention it (an element that mentions the screen it opened did not open a wrong one).
 NAMES_SHARE = 2 / 3
 MENTIONS_SHARE = 1 / 2
+# Titles of a screen that asks to sign in: a login wall any element of a signed-out app may lead to.
+SIGN_IN_WORDS = ("sign in", "sign-in", "log in", "login", "登录", "登入")
 # Labels that keep something in the app's data besides committing a form: what a feature saves or adds.
 KEEP_WORDS = frozenset({"收藏", "加入", "关注", "点赞", "like", "favourite", "favorite", "follow", "buy"})
 # How much of an error text a verdict quotes.
@@ -210,7 +212,7 @@ def contradiction(
         return None  # the app may be asking for the inputs left unset
     if kind is OutcomeKind.NO_CHANGE and not facts.toast and not facts.here:
         return Contradiction.NOTHING, "changed nothing"
-    if kind in MOVED and facts.retitled and not facts.dialog:
+    if kind in MOVED and facts.retitled and not facts.dialog and not signs_in(led_to):
         named = other_named(label, led_to, facts.siblings)
         if named:
             return Contradiction.WRONG_SCREEN, f"opened {led_to} instead, which '{named}' names"
@@ -230,6 +232,11 @@ def other_named(label: str, title: str, siblings: Sequence[str]) -> str:
 def mentions(label: str, text: str) -> bool:
     """Whether at least half of `label`'s words are in `text` (a screen's title, a feature's words)."""
     return _share(label, tokens(text)) >= MENTIONS_SHARE
+
+
+def signs_in(title: str) -> bool:
+    """Whether the screen titled `title` asks to sign in."""
+    return any(word in title.casefold() for word in SIGN_IN_WORDS)
 
 
 def names(label: str, title: str) -> bool:

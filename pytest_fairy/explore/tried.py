@@ -20,6 +20,7 @@ from pytest_fairy.explore.evidence import (
     mentions,
     names,
     relevance,
+    signs_in,
 )
 from pytest_fairy.perception.relevance import overlap, tokens
 
@@ -120,15 +121,16 @@ class Log:
 
     def _judged(self, tried: Tried, first: str) -> Tried:
         """`tried`, knowing what the rest of the run saw: another element, named for the screen it opened,
-        that led there too (a drawer's `意见反馈` opening the page that 设置's `关于每日新闻` opens). Not for
-        the app's first screen, which a home tab and a logo alike lead back to."""
+        that led there too from a page of its own (a drawer's `意见反馈` opening the page that 设置's
+        `关于每日新闻` opens). Not for the app's first screen, which a home tab and a logo alike lead back
+        to, nor for a sign-in screen, which any element of a signed-out app may lead to."""
         moved = tried.outcome.kind in MOVED_ON and tried.facts.retitled and not tried.facts.dialog
         if not moved or tried.to_key == first or tried.facts.control is not Control.BUTTON:
             return tried
-        if mentions(tried.label, tried.led_to):
+        if mentions(tried.label, tried.led_to) or signs_in(tried.led_to):
             return tried
         for other in self._actions:
-            same = other.to_key == tried.to_key and other.label != tried.label
+            same = other.to_key == tried.to_key and other.label != tried.label and other.facts.retitled
             if same and other.outcome.kind in MOVED_ON and names(other.label, other.led_to):
                 return replace(tried, elsewhere=f"'{other.label}' on {other.page}")
         return tried

@@ -252,3 +252,25 @@ def test_a_feature_asking_for_an_empty_form_is_not_known_from_filled_submits() -
     words = ["visible: 请填写就诊人姓名", "预约挂号：不填写任何内容，直接点 提交预约"]
     assert cov.unknown(words) == ["'提交预约' on 预约挂号 never tried with its form empty, as the feature asks"]
     assert cov.unknown(["visible: 预约成功", "预约挂号：填写姓名，提交预约"]) == []
+
+
+def test_a_sign_in_screen_is_no_wrong_screen() -> None:
+    """A signed-out app leads anything to its login wall, which its own Sign in button names."""
+    cov, home = start(page("TripNest", button("Member center"), button("Sign in")))
+    wall = look(page("Sign in to continue", field("Username"), button("Sign in")), activity="a.Login")
+    act(cov, 1, home, "Member center", OutcomeKind.NEW_STATE, wall)
+    act(cov, 3, home, "Sign in", OutcomeKind.STATE_CHANGED, wall)
+    assert cov.evidence(["Member center shows after signing in"]) is None
+
+
+def test_an_element_naming_the_screen_it_stays_on_is_not_the_one_that_screen_belongs_to() -> None:
+    cov, home = start(page("Home", button("Member center")))
+    account = look(page("Account overview", button("Account overview"), button("Refresh")), activity="a.Account")
+    refreshed = look(
+        page("Account overview", v("TextView", "updated", id="t"), button("Account overview"), button("Refresh")),
+        activity="a.Account",
+    )
+    act(cov, 1, home, "Member center", OutcomeKind.NEW_STATE, refreshed)
+    act(cov, 2, home, "Member center", OutcomeKind.STATE_CHANGED, account)
+    act(cov, 3, account, "Account overview", OutcomeKind.NEW_STATE, refreshed)
+    assert cov.evidence(["open the Member center"]) is None
