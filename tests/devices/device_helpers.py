@@ -5,6 +5,10 @@ The adb server, example app paths and `ServedDevice` come from tests/wire/wire_h
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,10 +22,12 @@ from pytest_fairy.virtual.loader import load_app_model
 from pytest_fairy.virtual.model import AppModel, Latency
 from pytest_fairy.virtual.wire import WireServer
 
-__all__ = ["FOOD_APP", "NOTES_APP", "Farm", "find", "tap_on", "with_latency"]
+__all__ = ["FOOD_APP", "NOTES_APP", "Farm", "find", "run_exported", "tap_on", "with_latency"]
 
 FOOD_PACKAGE = "com.mcdonalds.gma.cn"
 NOTES_PACKAGE = "com.example.notes"
+# How long an exported reproduction may take to run.
+EXPORTED_RUN_SECONDS = 120
 # Tight limits for fault tests: a lost device is declared lost within a few seconds.
 QUICK_RECONNECT = Reconnect(attempts=3, first_delay=0.2, backoff=2.0, max_delay=1.0, wait_seconds=1.0)
 
@@ -86,3 +92,20 @@ def with_latency(app: Path, **seconds: float) -> AppModel:
     model = load_app_model(app)
     latency = Latency(**{"dump": 0.0, "screenshot": 0.0, "action": 0.0, **seconds})
     return model.model_copy(update={"device": model.device.model_copy(update={"latency": latency})})
+
+
+def run_exported(test_file: Path, device: ServedDevice, farm: Farm, folder: Path) -> subprocess.CompletedProcess[str]:
+    """The exported file in a folder of its own, in a new Python, without pytest_fairy's plugin."""
+    folder.mkdir()
+    copy = folder / test_file.name
+    shutil.copy(test_file, copy)
+    env = {
+        **os.environ,
+        "ANDROID_SERIAL": device.serial,
+        "ANDROID_ADB_SERVER_PORT": str(farm.adb.port),
+        "FAIRY_TYPED_2": "any-password",
+    }
+    command = [sys.executable, "-m", "pytest", copy.name, "-p", "no:fairy", "-p", "no:cacheprovider", "-q"]
+    return subprocess.run(
+        command, cwd=folder, env=env, capture_output=True, text=True, timeout=EXPORTED_RUN_SECONDS, check=False
+    )

@@ -9,23 +9,18 @@ wall, as a developer's fresh install would: the exported test types the user nam
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from device_helpers import NOTES_APP, Farm
-from wire.wire_helpers import ServedDevice
+from device_helpers import NOTES_APP, Farm, run_exported
 
 from pytest_fairy.virtual.wire.u2server import METHOD_NOT_FOUND, RpcError, UiautomatorServer
 
 pytestmark = pytest.mark.wire
 
 REPO = Path(__file__).resolve().parents[2]
-RUN_SECONDS = 120
 # The seeded defects of the notes app, and what a fixed build does instead.
 CRASH = "on_tap:\n          - crash:"
 ANR = 'on_tap: [{anr: {reason: "Input dispatching timed out (BackupActivity is not responding)"}}]'
@@ -62,23 +57,6 @@ def fixed_notes_app(folder: Path) -> Path:
     )
     model.write_text(text, encoding="utf-8")
     return folder
-
-
-def run_exported(test_file: Path, device: ServedDevice, farm: Farm, folder: Path) -> subprocess.CompletedProcess[str]:
-    """The exported file in a folder of its own, in a new Python, without pytest_fairy's plugin."""
-    folder.mkdir()
-    copy = folder / test_file.name
-    shutil.copy(test_file, copy)
-    env = {
-        **os.environ,
-        "ANDROID_SERIAL": device.serial,
-        "ANDROID_ADB_SERVER_PORT": str(farm.adb.port),
-        "FAIRY_TYPED_2": "any-password",
-    }
-    command = [sys.executable, "-m", "pytest", copy.name, "-p", "no:fairy", "-p", "no:cacheprovider", "-q"]
-    return subprocess.run(
-        command, cwd=folder, env=env, capture_output=True, text=True, timeout=RUN_SECONDS, check=False
-    )
 
 
 def test_the_exported_test_fails_on_the_defect_and_passes_once_it_is_fixed(
