@@ -174,13 +174,24 @@ class Run:
 
     def limits(self, warning: GuardVerdict, steps: int, usage: Usage) -> Ending | None:
         """The guard's stop, else a spent budget: the run ends inconclusive, never passed, saying what it
-        had not tried yet."""
+        had not tried yet, and any step against the feature it saw (a suspect, not yet a defect: the app
+        was not exhausted)."""
         if warning.kind is VerdictKind.STOP:
-            return Ending(
-                Verdict.INCONCLUSIVE, f"loop guard stopped the run: {warning.reason}{self.untried()}"
-            )
+            reason = f"loop guard stopped the run: {warning.reason}{self.untried()}{self.suspect()}"
+            return Ending(Verdict.INCONCLUSIVE, reason)
         spent = self.budget.spent(steps, usage)
-        return Ending(Verdict.INCONCLUSIVE, spent + self.untried()) if spent is not None else None
+        return (
+            Ending(Verdict.INCONCLUSIVE, spent + self.untried() + self.suspect())
+            if spent is not None
+            else None
+        )
+
+    def suspect(self) -> str:
+        """`; seen against the feature: step 3 (...) changed nothing, ...`; "" when no step was."""
+        found = self.coverage.evidence(self.feature_words())
+        if found is None:
+            return ""
+        return f"; seen against the feature: {found}, not proven a defect before the app was exhausted"
 
     def never_saw(self, unmet: Sequence[str]) -> Ending:
         """The reachable part of the app is exhausted and the done-when oracles never held: an app defect

@@ -154,3 +154,13 @@ def test_a_step_against_the_feature_before_it_changed_the_apps_data_is_no_eviden
         "no step shows the app at fault: '去结算' on 购物车 changed nothing at step 1, before step 3 "
         "(tap [2] 加入购物车) changed the app's data, and was not tried since"
     ), result.reason
+
+
+def test_out_of_budget_with_a_step_against_the_feature_names_it_as_a_suspect_not_a_defect() -> None:
+    result = explore("dead_button", "check for updates", max_steps=10)
+    assert result.verdict is Verdict.INCONCLUSIVE, result.reason
+    assert result.reason.startswith("step budget of 10 spent")
+    assert result.reason.endswith(
+        "; seen against the feature: step 3 (tap [5] 检查更新 on 设置) changed nothing, not proven a defect "
+        "before the app was exhausted"
+    ), result.reason
