@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind
-from pytest_fairy.explore.evidence import Facts, facts_of, field_texts, usable
+from pytest_fairy.explore.evidence import LEAVING_LABELS, Facts, facts_of, field_texts, usable
 from pytest_fairy.explore.families import sampled
 from pytest_fairy.explore.policy import RiskPolicy
 from pytest_fairy.explore.state import StateId, layout_of
@@ -45,9 +45,6 @@ from pytest_fairy.perception.screen import Mark, Screen
 ROW_SAMPLE = 2
 # What the "left" part of a verdict names at most; the rest is counted.
 LEFT_SHOWN = 4
-LEAVING_LABELS = frozenset(
-    {"navigate up", "转到上一层级", "向上导航", "返回", "back", "关闭", "close", "取消", "cancel"}
-)
 CARRIED_OUT = MOVED_ON | {OutcomeKind.CONTENT_CHANGED, OutcomeKind.NO_CHANGE}
 
 

@@ -7,12 +7,13 @@ combination a form needs, or looked at a page before the data it shows existed.
 
 What contradicts a feature (`Contradiction`), from what the screens before and after the action show
 (`Facts`):
-- nothing: a button that changed nothing at all - no screen, no content, no toast - with its form set;
-- an error: error text (or an error toast) that was not there before, after a button whose form was set
-  and asked for no credentials (made-up credentials are refused by a working app too);
-- a wrong screen: a tap that left its page for the screen another element names - one of the same page
-  (a copy-paste slip `我的订单` -> `我的收藏`), or one that led to that very screen elsewhere in the run -
-  not merely a screen whose title differs from the label.
+- nothing: a button that changed nothing at all - no screen, no content, no toast - with its form set
+  and no query of the run's own making (a search may well find nothing for it);
+- an error: error text (or an error toast) that was not there before, after a button whose form was set,
+  with no credentials on either screen (made-up credentials are refused by a working app too);
+- a wrong screen: a tap (not a way out such as Navigate up) that left its page for the screen another
+  element names - one of the same page (a copy-paste slip `我的订单` -> `我的收藏`), or one that led to
+  that very screen elsewhere in the run - not merely a screen whose title differs from the label.
 
 A form is set when each of its text fields holds something other than what it showed when the page was
 first seen (its hint), and each check box is ticked: a submit that does nothing while a field is empty,
@@ -91,6 +92,12 @@ COMMIT_WORDS = frozenset(
 # mention it (an element that mentions the screen it opened did not open a wrong one).
 NAMES_SHARE = 2 / 3
 MENTIONS_SHARE = 1 / 2
+# Labels of a way out of a screen: where it leads is the back stack's business, never a wrong screen.
+LEAVING_LABELS = frozenset(
+    {"navigate up", "转到上一层级", "向上导航", "返回", "back", "关闭", "close", "取消", "cancel"}
+)
+# Words of a field or button that asks for a query: what the run typed may well find nothing.
+QUERY_WORDS = ("search", "find", "query", "keyword", "搜索", "查找", "关键词", "关键字")
 # Titles of a screen that asks to sign in: a login wall any element of a signed-out app may lead to.
 SIGN_IN_WORDS = ("sign in", "sign-in", "log in", "login", "登录", "登入")
 # Labels that keep something in the app's data besides committing a form: what a feature saves or adds.
@@ -142,10 +149,11 @@ class Facts:
     """What the screens before and after one action show about it."""
 
     control: Control = Control.OTHER
-    unset: tuple[
-        str, ...
-    ] = ()  # the form inputs not set when it was taken: `'Email' empty`, `'I agree' unticked`
-    credentials: bool = False  # a password field was on its screen
+    # The form inputs not set when it was taken: `'Email' empty`, `'I agree' unticked`.
+    unset: tuple[str, ...] = ()
+    credentials: bool = False  # a password field was on its screen, or on the one it led to
+    query: bool = False  # its screen asks for a query (a search field): the run's own words may find nothing
+    leaving: bool = False  # a way out (Navigate up, 返回, 关闭): it goes wherever the back stack says
     siblings: tuple[str, ...] = ()  # the labels of the other elements a person could use there
     error: str = ""  # error text (or an error toast) that its outcome showed and the screen before did not
     toast: str = ""  # a toast its outcome showed
@@ -162,10 +170,13 @@ def facts_of(acted_on: Screen, ref: str, reached: Screen, blanks: Sequence[str])
     before = set(_texts(acted_on)) | set(acted_on.toasts)
     new_toasts = [t for t in reached.toasts if t not in acted_on.toasts]
     errors = [t for t in (*_texts(reached), *new_toasts) if t not in before and _is_error(t)]
+    label = mark.label.strip().casefold() if mark is not None else ""
     return Facts(
         control=_control(mark),
         unset=unset_inputs(marks, blanks),
-        credentials=any(m.node.password for m in marks),
+        credentials=any(m.node.password for m in (*marks, *usable(reached))),
+        query=any(_asks_query(node) for node in _fields(marks)) or _asks_query(mark.node if mark else None),
+        leaving=label in LEAVING_LABELS,
         siblings=tuple(m.label for m in marks if m is not mark and m.label),
         error=errors[0][:ERROR_QUOTED] if errors else "",
         toast=new_toasts[0] if new_toasts else "",
@@ -199,6 +210,13 @@ def unset_inputs(marks: Sequence[Mark], blanks: Sequence[str]) -> tuple[str, ...
     return tuple(unset)
 
 
+def _asks_query(node: Node | None) -> bool:
+    if node is None:
+        return False
+    words = f"{node.text} {node.content_desc} {node.short_id}".casefold()
+    return any(word in words for word in QUERY_WORDS)
+
+
 def contradiction(
     kind: OutcomeKind, facts: Facts, label: str, led_to: str
 ) -> tuple[Contradiction, str] | None:
@@ -210,9 +228,9 @@ def contradiction(
         return Contradiction.ERROR, f"showed '{facts.error}'"
     if facts.unset:
         return None  # the app may be asking for the inputs left unset
-    if kind is OutcomeKind.NO_CHANGE and not facts.toast and not facts.here:
+    if kind is OutcomeKind.NO_CHANGE and not (facts.toast or facts.here or facts.query):
         return Contradiction.NOTHING, "changed nothing"
-    if kind in MOVED and facts.retitled and not facts.dialog and not signs_in(led_to):
+    if kind in MOVED and facts.retitled and not (facts.dialog or facts.leaving or signs_in(led_to)):
         named = other_named(label, led_to, facts.siblings)
         if named:
             return Contradiction.WRONG_SCREEN, f"opened {led_to} instead, which '{named}' names"

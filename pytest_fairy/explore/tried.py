@@ -124,7 +124,8 @@ class Log:
         that led there too from a page of its own (a drawer's `意见反馈` opening the page that 设置's
         `关于每日新闻` opens). Not for the app's first screen, which a home tab and a logo alike lead back
         to, nor for a sign-in screen, which any element of a signed-out app may lead to."""
-        moved = tried.outcome.kind in MOVED_ON and tried.facts.retitled and not tried.facts.dialog
+        facts = tried.facts
+        moved = tried.outcome.kind in MOVED_ON and facts.retitled and not (facts.dialog or facts.leaving)
         if not moved or tried.to_key == first or tried.facts.control is not Control.BUTTON:
             return tried
         if mentions(tried.label, tried.led_to) or signs_in(tried.led_to):

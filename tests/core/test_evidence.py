@@ -274,3 +274,31 @@ def test_an_element_naming_the_screen_it_stays_on_is_not_the_one_that_screen_bel
     act(cov, 2, home, "Member center", OutcomeKind.STATE_CHANGED, account)
     act(cov, 3, account, "Account overview", OutcomeKind.NEW_STATE, refreshed)
     assert cov.evidence(["open the Member center"]) is None
+
+
+def test_an_error_on_the_sign_in_screen_a_tap_led_to_is_no_evidence() -> None:
+    """A wrong password typed earlier leaves the login wall saying so: the next tap that leads there shows
+    it, which proves nothing about the element tapped."""
+    cov, home = start(page("小象优品", button("会员中心")))
+    password = v("EditText", "密码", id="et_pwd", password=True)
+    wall = look(page("登录", v("TextView", "账号或密码错误", id="err"), field("账号"), password, button("登录")), activity="a.Login")
+    act(cov, 1, home, "会员中心", OutcomeKind.NEW_STATE, wall)
+    assert cov.evidence(["会员中心 shows after signing in"]) is None
+
+
+def test_a_search_that_shows_nothing_for_the_runs_own_query_is_no_evidence() -> None:
+    cov, search = start(page("搜索菜谱", field("输入菜名"), button("查找")))
+    typed = look(page("搜索菜谱", field("输入菜名", "测试内容 test input"), button("查找")))
+    act(cov, 1, search, "输入菜名", OutcomeKind.CONTENT_CHANGED, typed, action="type")
+    act(cov, 2, typed, "查找", OutcomeKind.NO_CHANGE, typed)
+    assert cov.evidence(["search - find 麻婆豆腐: type 麻婆豆腐 and tap 查找"]) is None
+
+
+def test_a_way_out_opens_what_the_back_stack_holds_never_a_wrong_screen() -> None:
+    cov, home = start(page("Wanderly", button("All destinations"), button("Event sign-up")))
+    places = look(page("All destinations", button("Paris")), activity="a.Places")
+    form = look(page("Details", button("Navigate up"), button("Submit")), activity="a.Form")
+    act(cov, 1, home, "All destinations", OutcomeKind.NEW_STATE, places)
+    act(cov, 2, home, "Event sign-up", OutcomeKind.NEW_STATE, form)
+    act(cov, 3, form, "Navigate up", OutcomeKind.STATE_CHANGED, places)
+    assert cov.evidence(["submit Event sign-up: fill it in, go up"]) is None
