@@ -21,7 +21,7 @@ from pytest_fairy.devices.protocol import Device, Diagnostics, settle_after_acti
 from pytest_fairy.errors import FairyError
 from pytest_fairy.explore.action import ActionError, perform
 from pytest_fairy.explore.decisions import OutcomeKind
-from pytest_fairy.explore.evidence import Against, Contradiction, contradiction, facts_of
+from pytest_fairy.explore.evidence import Against, Contradiction, Lost, contradiction, facts_of, usable
 from pytest_fairy.explore.oracles import Observation
 from pytest_fairy.explore.reproduction import NO_WAY, Move, Proof, Reproduction, Way, ways_to
 from pytest_fairy.explore.run import Run
@@ -208,6 +208,8 @@ class Confirmer:
         """ "" when the way's last move, the action of `step` replayed on `before`, contradicted the feature
         as it did in the run (`evidence`); else what it did instead."""
         tried = self.run.coverage.at(step)
+        if tried is not None and tried.lost is not None:
+            return _kept(tried.lost, after)
         action = way.moves[-1].action.resolve(before.screen) if way.moves and before is not None else None
         element = action.target(before.screen) if action is not None and before is not None else None
         if tried is None or tried.contradiction is None or before is None or element is None:
@@ -243,3 +245,13 @@ class Confirmer:
     def _name(self, key: str) -> str:
         info = self.run.tree.states.get(key)
         return info.name if info is not None else key
+
+
+def _kept(lost: Lost, after: Perception) -> str:
+    """ "" when the setting shows lost again after the way; else what the replay saw of it."""
+    switches = [m for m in usable(after.screen) if m.node.checkable and m.label == lost.label]
+    if not switches:
+        return f"'{lost.label}' is not on {after.screen.title or 'the screen'} this time"
+    if switches[0].node.checked != lost.was:
+        return ""
+    return f"this time '{lost.label}' was kept {'on' if lost.was else 'off'}, not: {lost}"

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind
-from pytest_fairy.explore.evidence import LEAVING_LABELS, Facts, facts_of, field_texts, usable
+from pytest_fairy.explore.evidence import LEAVING_LABELS, Facts, Settings, facts_of, field_texts, usable
 from pytest_fairy.explore.families import sampled
 from pytest_fairy.explore.policy import RiskPolicy
 from pytest_fairy.explore.state import StateId, layout_of
@@ -80,6 +80,7 @@ class Coverage:
         self._samples: defaultdict[str, dict[str, str]] = defaultdict(dict)
         self._labels: dict[str, str] = {}  # each sampled row's label, by ref
         self.log = Log()
+        self.settings = Settings()  # the switches the run set, to see them kept
 
     def saw(self, state: StateId, screen: Screen, *, in_app: bool) -> None:
         """A screen the run stood on; screens of other apps are not the feature's to exhaust."""
@@ -140,7 +141,10 @@ class Coverage:
         ):
             reached.via = label
         where = page.title or page.name
-        tried = Tried(step, words, label, where, outcome, led_to, facts, page.via, page.blanks, after.key)
+        lost = self.settings.arrived(step, ref, facts, screens) if screens is not None else None
+        tried = Tried(
+            step, words, label, where, outcome, led_to, facts, page.via, page.blanks, after.key, lost=lost
+        )
         self.log.add(tried)
         if not ref:
             return

@@ -13,7 +13,9 @@ What contradicts a feature (`Contradiction`), from what the screens before and a
   with no credentials on either screen (made-up credentials are refused by a working app too);
 - a wrong screen: a tap (not a way out such as Navigate up) that left its page for the screen another
   element names - one of the same page (a copy-paste slip `我的订单` -> `我的收藏`), or one that led to
-  that very screen elsewhere in the run - not merely a screen whose title differs from the label.
+  that very screen elsewhere in the run - not merely a screen whose title differs from the label;
+- a lost setting: a switch or box the run set, shown the other way when the run came back to its page,
+  untouched since (`Settings`).
 
 A form is set when each of its text fields holds something other than what it showed when the page was
 first seen (its hint), and each check box is ticked: a submit that does nothing while a field is empty,
@@ -122,6 +124,7 @@ class Contradiction(StrEnum):
     NOTHING = "nothing"
     ERROR = "error"
     WRONG_SCREEN = "wrong screen"
+    LOST = "lost setting"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +143,8 @@ class Against:
                 return f"tapping '{self.label}' changes the screen"
             case Contradiction.ERROR:
                 return f"tapping '{self.label}' shows no '{self.shown}'"
+            case Contradiction.LOST:
+                return f"'{self.label}' stays {self.shown}"
             case _:
                 return f"tapping '{self.label}' does not open {self.shown}"
 
@@ -184,6 +189,47 @@ def facts_of(acted_on: Screen, ref: str, reached: Screen, blanks: Sequence[str])
         retitled=reached.title != acted_on.title,
         here=mark is not None and (mark.node.selected or names(mark.label, acted_on.title)),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Lost:
+    """A setting the app did not keep: the switch `label` that step `step` turned on (`was`) or off."""
+
+    label: str
+    was: bool
+    step: int
+
+    def __str__(self) -> str:
+        now, then = _on(not self.was), _on(self.was)
+        return f"showed '{self.label}' {now} again, though step {self.step} turned it {then}"
+
+
+class Settings:
+    """The switches and boxes the run set, as it set them. One shown the other way once the run has left
+    its page and come back, untouched since, is a setting the app lost."""
+
+    def __init__(self) -> None:
+        self._set: dict[str, Lost] = {}  # by the element's ref
+
+    def arrived(self, step: int, ref: str, facts: Facts, screens: tuple[Screen, Screen]) -> Lost | None:
+        """The action of `step` on `ref` led from `screens[0]` to `screens[1]`: a setting it set, or one
+        it found lost on the page it came to."""
+        acted_on, reached = screens
+        marks = {m.ref: m for m in usable(reached) if m.node.checkable}
+        if facts.control is Control.OPTION and ref in marks:
+            self._set[ref] = Lost(marks[ref].label, marks[ref].node.checked, step)
+            return None
+        if reached.title == acted_on.title:
+            return None  # still on its page: another switch may turn this one off by design
+        for found, mark in marks.items():
+            kept = self._set.get(found)
+            if kept is not None and mark.node.checked != kept.was:
+                return self._set.pop(found)
+        return None
+
+
+def _on(checked: bool) -> str:
+    return "on" if checked else "off"
 
 
 def usable(screen: Screen) -> list[Mark]:

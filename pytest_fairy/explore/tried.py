@@ -15,6 +15,7 @@ from pytest_fairy.explore.evidence import (
     Contradiction,
     Control,
     Facts,
+    Lost,
     changes_data,
     contradiction,
     mentions,
@@ -45,6 +46,7 @@ class Tried:
     to_key: str = ""  # the state it led to
     # Another element, named for the screen this one opened, that led there too: `'关于每日新闻' on 设置`.
     elsewhere: str = ""
+    lost: Lost | None = None  # a setting the screen it led to showed lost
 
     def __str__(self) -> str:
         """`step 7 (tap [3] 检查更新 on 设置) changed nothing`."""
@@ -53,12 +55,17 @@ class Tried:
     @property
     def contradiction(self) -> tuple[Contradiction, str] | None:
         """How its outcome contradicts the feature it was taken for, if it does (`evidence`)."""
+        if self.lost is not None:
+            return Contradiction.LOST, str(self.lost)
         found = contradiction(self.outcome.kind, self.facts, self.label, self.led_to)
         if found is None and self.elsewhere:
             return Contradiction.WRONG_SCREEN, f"opened {self.led_to} instead, which {self.elsewhere} opens"
         return found
 
     def relevance(self, words: frozenset[str]) -> int:
+        """How strongly the feature's words point at it (at the setting it found lost, if it did)."""
+        if self.lost is not None:
+            return relevance(self.lost.label, "", Control.OPTION, words)
         return relevance(self.label, self.via, self.facts.control, words)
 
     @property
@@ -67,6 +74,8 @@ class Tried:
         found = self.contradiction
         if found is None:
             return None
+        if self.lost is not None:
+            return Against(Contradiction.LOST, self.lost.label, "on" if self.lost.was else "off")
         shown = {Contradiction.ERROR: self.facts.error, Contradiction.WRONG_SCREEN: self.led_to}
         return Against(found[0], self.label, shown.get(found[0], ""))
 

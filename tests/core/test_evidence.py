@@ -3,10 +3,10 @@ the feature's words point to. Each rule has a test here that fails when the rule
 
 from __future__ import annotations
 
-from core_coverage import PKG, act, button, look, page, start
+from core_coverage import PKG, act, button, key, look, page, start
 from core_dumps import v, window
 
-from pytest_fairy.explore.decisions import OutcomeKind
+from pytest_fairy.explore.decisions import Outcome, OutcomeKind
 
 FEATURE = ["visible: 已是最新版本", "检查更新"]
 
@@ -302,3 +302,28 @@ def test_a_way_out_opens_what_the_back_stack_holds_never_a_wrong_screen() -> Non
     act(cov, 2, home, "Event sign-up", OutcomeKind.NEW_STATE, form)
     act(cov, 3, form, "Navigate up", OutcomeKind.STATE_CHANGED, places)
     assert cov.evidence(["submit Event sign-up: fill it in, go up"]) is None
+
+
+def night(checked: bool) -> object:
+    return v("Switch", "Night reading mode", id="sw_night", checkable=True, clickable=True, checked=checked)
+
+
+def test_a_setting_shown_the_other_way_when_the_run_came_back_is_lost() -> None:
+    cov, library = start(page("Library", button("Settings")))
+    settings = look(page("Settings", night(False)), activity="a.Settings")
+    turned = look(page("Settings", night(True)), activity="a.Settings")
+    act(cov, 1, library, "Settings", OutcomeKind.NEW_STATE, settings)
+    act(cov, 2, settings, "Night reading mode", OutcomeKind.CONTENT_CHANGED, turned)
+    cov.acted(3, turned[0], "back|||", "back", Outcome("back", OutcomeKind.STATE_CHANGED), library[0], (turned[1], library[1]))
+    cov.acted(4, library[0], key(library[1], "Settings"), "tap Settings", Outcome("tap Settings", OutcomeKind.STATE_CHANGED), settings[0], (library[1], settings[1]))
+    found = cov.evidence(["turn on night reading mode and keep it"])
+    assert str(found) == "step 4 (tap Settings on Library) showed 'Night reading mode' off again, though step 2 turned it on"
+
+
+def test_a_switch_the_page_itself_turned_back_is_not_lost() -> None:
+    """Reset to defaults turns it off on the page it is on, by design: lost means lost across a visit."""
+    cov, settings = start(page("Settings", night(False), button("Reset to defaults")))
+    turned = look(page("Settings", night(True), button("Reset to defaults")))
+    act(cov, 1, settings, "Night reading mode", OutcomeKind.CONTENT_CHANGED, turned)
+    act(cov, 2, turned, "Reset to defaults", OutcomeKind.CONTENT_CHANGED, settings)
+    assert cov.evidence(["turn on night reading mode"]) is None
