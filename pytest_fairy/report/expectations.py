@@ -26,6 +26,7 @@ CHECKABLE = frozenset(
         OracleKind.VISIBLE,
         OracleKind.NOT_VISIBLE,
         OracleKind.ACTIVITY,
+        OracleKind.CHECKED,
         OracleKind.TEXT_MATCHES,
         OracleKind.LOGCAT_MATCHES,
     }
@@ -55,7 +56,8 @@ class Expectation:
     @property
     def on_screen(self) -> bool:
         """A text on the screen: what a flow that sees only the screen (Maestro) can check."""
-        return self.oracle is not None and self.oracle.kind in (OracleKind.VISIBLE, OracleKind.NOT_VISIBLE)
+        on_screen = (OracleKind.VISIBLE, OracleKind.NOT_VISIBLE, OracleKind.CHECKED)
+        return self.oracle is not None and self.oracle.kind in on_screen
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +97,7 @@ def contradicted(against: Against) -> Expectation:
     setting stays as it was set."""
     if against.kind is Contradiction.NOTHING:
         return Expectation(None, holds=True, about=str(against))
-    if against.kind is Contradiction.LOST:  # the switch's state: no check the exports make yet
+    if against.kind is Contradiction.LOST:
         checked = Oracle(kind=OracleKind.CHECKED, value=against.label)
         return Expectation(checked, holds=against.shown == "on", about=str(against))
     return Expectation(Oracle(kind=OracleKind.VISIBLE, value=against.shown), holds=False, about=str(against))

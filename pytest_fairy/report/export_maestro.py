@@ -52,9 +52,14 @@ def maestro_flow(reproduction: Reproduction, title: str) -> str:
             commands.append((f"{i}. {one_line(move.words)}" if j == 0 else "", command))
     for check in checks:
         assert check.oracle is not None  # `screen_checks` keeps only texts on the screen
+        text = f".*{escape(check.oracle.value)}.*"
+        if check.oracle.kind is OracleKind.CHECKED:  # the switch named so, on or off
+            switch = {"text": text, "checked": check.holds}
+            commands.append((f"should be: {check}", {"assertVisible": switch}))
+            continue
         shows = (check.oracle.kind is OracleKind.VISIBLE) == check.holds
         verb = "assertVisible" if shows else "assertNotVisible"
-        commands.append((f"should be: {check}", {verb: {"text": f".*{escape(check.oracle.value)}.*"}}))
+        commands.append((f"should be: {check}", {verb: {"text": text}}))
     header = [f"# {one_line(line)}" if line.strip() else "#" for line in title.splitlines()]
     if env:
         names = " ".join(f"-e {name}=..." for name in env)

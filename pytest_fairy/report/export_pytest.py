@@ -146,6 +146,8 @@ def _check_lines(check: Expectation) -> list[str]:
             probe = f"not _visible(d, {value!r})"
         case OracleKind.ACTIVITY:
             probe = f"_activity_is(d, {value!r})"
+        case OracleKind.CHECKED:
+            probe = f"_checked(d, {value!r})"
         case OracleKind.TEXT_MATCHES:
             probe = f"_text_matching(d, {value!r})"
         case OracleKind.LOGCAT_MATCHES:
@@ -153,7 +155,8 @@ def _check_lines(check: Expectation) -> list[str]:
         case _:
             raise Unwritable(f"no uiautomator2 check for {check}")
     if holds:
-        return [f"assert _within(WAIT_SECONDS, lambda: {probe}), {f'never {check.oracle}'!r}"]
+        never = f"not so: {check}" if check.about else f"never {check.oracle}"
+        return [f"assert _within(WAIT_SECONDS, lambda: {probe}), {never!r}"]
     seen = f"not so: {check}" if check.about else f"seen: {check.oracle}"
     return [f"assert not _within(WAIT_SECONDS, lambda: {probe}), {seen!r}"]
 

@@ -127,3 +127,24 @@ def test_a_done_when_never_seen_exports_a_test_that_waits_for_it_and_fails_until
     older = farm.serve(untuned / "dead_button_clean")
     passing = run_exported(exported, older, farm, tmp_path / "older")
     assert passing.returncode == 0, passing.stdout + passing.stderr
+
+
+def test_a_lost_setting_exports_a_test_of_the_switch_that_fails_until_the_app_keeps_it(
+    pytester: pytest.Pytester, lock_dir: Path, farm: Farm, tmp_path: Path
+) -> None:
+    """tests/unseen/reader_settings: the library turns night mode off each time it comes back. The export
+    walks there and back and checks the switch: red on that build, green on its clean twin."""
+    unseen = REPO / "tests" / "unseen"
+    shutil.copytree(unseen / "reader_settings", pytester.path / "reader_settings")
+    pytester.makeini(f"[pytest]\nfairy_artifacts = .fairy\nfairy_lock_dir = {lock_dir}\n")
+    broken = farm.serve(unseen / "reader_settings" / "app.yaml")
+    result = pytester.runpytest("reader_settings", f"--fairy-adb={farm.address}", f"--fairy-device={broken.serial}")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*showed 'Night reading mode' off again, though step * turned it on*"])
+    (exported,) = (pytester.path / ".fairy").rglob("test_reproduce_*.py")
+    failing = run_exported(exported, broken, farm, tmp_path / "broken")
+    assert failing.returncode == 1, failing.stdout + failing.stderr
+    assert "AssertionError: not so: 'Night reading mode' stays on" in failing.stdout
+    clean = farm.serve(unseen / "reader_settings_clean" / "app.yaml")
+    passing = run_exported(exported, clean, farm, tmp_path / "clean")
+    assert passing.returncode == 0, passing.stdout + passing.stderr
