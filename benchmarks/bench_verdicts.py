@@ -26,12 +26,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import xml.etree.ElementTree as ET
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+from junit import verdicts
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITES = ("untuned", "unseen")
@@ -144,23 +144,10 @@ def _key(classname: str, name: str, suite: str) -> str:
 
 
 def _from_junit(junit: Path, suite: str) -> dict[str, Outcome]:
-    outcomes = {}
-    for case in ET.parse(junit).getroot().iter("testcase"):
-        tags = {child.tag for child in case}
-        verdict = (
-            "failed"
-            if "failure" in tags
-            else "inconclusive"
-            if "error" in tags
-            else "skipped"
-            if "skipped" in tags
-            else "passed"
-        )
-        problem = next((c for c in case if c.tag in ("failure", "error", "skipped")), None)
-        reason = (problem.get("message") or "") if problem is not None else ""
-        key = _key(case.get("classname", ""), case.get("name", ""), suite)
-        outcomes[key] = Outcome(verdict, None, reason)
-    return outcomes
+    return {
+        _key(classname, name, suite): Outcome(verdict, None, message)
+        for (classname, name), (verdict, message) in verdicts(junit).items()
+    }
 
 
 def _check_summary(outcomes: dict[str, Outcome], stdout: str, index: int, suite: str) -> None:

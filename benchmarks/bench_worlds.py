@@ -28,7 +28,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from junit import verdicts  # noqa: E402
 from worlds import World, generate, write  # noqa: E402  (tests/ is not a package on the path by default)
 
 CLEAN_COLUMNS = ("passed", "inconclusive", "failed")
@@ -113,21 +113,7 @@ def run_batch(
     done = subprocess.run(command, cwd=into, env=env, capture_output=True, text=True, check=False)
     if not junit.exists():
         sys.exit(f"batch {index + 1} wrote no JUnit XML:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
-    outcomes = {}
-    for case in ET.parse(junit).getroot().iter("testcase"):
-        tags = {child.tag for child in case}
-        verdict = (
-            "failed"
-            if "failure" in tags
-            else "inconclusive"
-            if "error" in tags
-            else "skipped"
-            if "skipped" in tags
-            else "passed"
-        )
-        problem = next((c for c in case if c.tag in ("failure", "error", "skipped")), None)
-        message = (problem.get("message") or "") if problem is not None else ""
-        outcomes[(case.get("classname", ""), case.get("name", ""))] = Outcome(verdict, message)
+    outcomes = {key: Outcome(verdict, message) for key, (verdict, message) in verdicts(junit).items()}
     last = done.stdout.strip().splitlines()[-1].strip("= ") if done.stdout.strip() else "(no output)"
     return outcomes, last
 

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+from inline_apps import DEAD_CHECKOUT_APP, SHOP_SPEC, explore_inline
 
 from pytest_fairy import load_spec
 from pytest_fairy.brain.offline import OfflineBrain
@@ -182,43 +183,12 @@ features:
 
 
 def test_a_replay_where_the_step_no_longer_contradicts_the_feature_confirms_nothing(tmp_path: Path) -> None:
-    (tmp_path / "app.yaml").write_text(FIRST_TAP_APP, "utf-8")
-    (tmp_path / "test_first_tap.yaml").write_text(FIRST_TAP_SPEC, "utf-8")
-    spec = load_spec(tmp_path / "test_first_tap.yaml")
-    chosen = spec.features[0]
-    device = VirtualDevice(tmp_path / "app.yaml", latency=False)
-    result = Explorer(device, OfflineBrain()).explore(target_of(spec, chosen), mission_of(spec, chosen))
+    result = explore_inline(tmp_path, FIRST_TAP_APP, FIRST_TAP_SPEC)
     assert result.verdict is Verdict.INCONCLUSIVE, result.reason
     assert result.reason.startswith("seen once, not reproduced in 1 replay (the run's own walk (1 step): ")
     assert "this time '检查更新' changed what 设置 shows, not: changed nothing" in result.reason
 
 
-DEAD_CHECKOUT_APP = """
-app: {package: com.example.deadcheckout, name: 小店, launch: cart}
-variables:
-  cart: 0
-screens:
-  - id: cart
-    activity: .CartActivity
-    title: 购物车
-    elements:
-      - {text: "购物车里有 {var:cart} 件"}
-      - {class: Button, text: 去结算}
-      - {class: Button, text: 逛逛, on_tap: [{go: product}]}
-  - id: product
-    activity: .ProductActivity
-    title: 商品详情
-    elements:
-      - {class: Button, text: 加入购物车, on_tap: [{inc: {cart: 1}}, {toast: 已加入}]}
-"""
-DEAD_CHECKOUT_SPEC = """
-app: {name: 小店, package: com.example.deadcheckout, virtual: app.yaml}
-features:
-  - name: check out
-    goal: 加入购物车, then 去结算 shows the order
-    done_when: [{visible: 待支付}]
-    allow: [payment]
-"""
 
 
 def test_evidence_after_the_feature_changed_the_apps_data_is_replayed_by_the_walk_that_changed_it(
@@ -226,13 +196,8 @@ def test_evidence_after_the_feature_changed_the_apps_data_is_replayed_by_the_wal
 ) -> None:
     """去结算 is dead with a product in the cart: the replay adds one first, as the run did, rather than
     tapping 去结算 on an empty cart (where doing nothing proves nothing)."""
-    (tmp_path / "app.yaml").write_text(DEAD_CHECKOUT_APP, "utf-8")
-    (tmp_path / "test_shop.yaml").write_text(DEAD_CHECKOUT_SPEC, "utf-8")
-    spec = load_spec(tmp_path / "test_shop.yaml")
-    chosen = spec.features[0]
     brain = ScriptedBrain(["tap 逛逛", "tap 加入购物车", "back", "tap 去结算"])
-    device = VirtualDevice(tmp_path / "app.yaml", latency=False)
-    result = Explorer(device, brain).explore(target_of(spec, chosen), mission_of(spec, chosen))
+    result = explore_inline(tmp_path, DEAD_CHECKOUT_APP, SHOP_SPEC, brain)
     assert result.verdict is Verdict.FAILED, result.reason
     assert "step 4 (tap [1] 去结算 on 购物车) changed nothing (reproduced 2/2 in 4 steps)" in result.reason
     assert result.reproduction is not None and result.reproduction.way.how == "the run's own walk"

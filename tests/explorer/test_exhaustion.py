@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from inline_apps import SHOP_APP, SHOP_SPEC, explore_inline
+
 from pytest_fairy import load_spec
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.explore.briefing import mission_of, target_of
@@ -94,12 +96,7 @@ features:
 
 
 def test_every_element_tried_without_a_step_against_the_feature_is_inconclusive(tmp_path: Path) -> None:
-    (tmp_path / "app.yaml").write_text(MEMBER_APP, "utf-8")
-    (tmp_path / "test_member.yaml").write_text(MEMBER_SPEC, "utf-8")
-    spec = load_spec(tmp_path / "test_member.yaml")
-    feature = spec.features[0]
-    device = VirtualDevice(tmp_path / "app.yaml", latency=False)
-    result = Explorer(device, OfflineBrain()).explore(target_of(spec, feature), mission_of(spec, feature))
+    result = explore_inline(tmp_path, MEMBER_APP, MEMBER_SPEC)
     assert result.verdict is Verdict.INCONCLUSIVE, result.reason
     assert result.reason.startswith("explored the feature to its end (3 screens"), result.reason
     assert result.reason.endswith(
@@ -107,48 +104,10 @@ def test_every_element_tried_without_a_step_against_the_feature_is_inconclusive(
     )
 
 
-# 去结算 does nothing while the cart is empty, as a working shop may: what it did before 加入购物车 says
-# nothing of what it does after.
-SHOP_APP = """
-app: {package: com.example.cartshop, name: 小店, launch: cart}
-variables:
-  cart: 0
-screens:
-  - id: cart
-    activity: .CartActivity
-    title: 购物车
-    elements:
-      - {text: "购物车里有 {var:cart} 件"}
-      - {class: Button, text: 去结算, on_tap: [{when: "cart > 0", go: checkout}]}
-      - {class: Button, text: 逛逛, on_tap: [{go: product}]}
-  - id: product
-    activity: .ProductActivity
-    title: 商品详情
-    elements:
-      - {class: Button, text: 加入购物车, on_tap: [{inc: {cart: 1}}, {toast: 已加入}]}
-  - id: checkout
-    activity: .CheckoutActivity
-    title: 订单确认
-    elements:
-      - {text: 待支付}
-"""
-SHOP_SPEC = """
-app: {name: 小店, package: com.example.cartshop, virtual: app.yaml}
-features:
-  - name: check out
-    goal: 加入购物车, then 去结算 shows the order
-    done_when: [{visible: 待支付}]
-    allow: [payment]
-"""
 
 
 def test_a_step_against_the_feature_before_it_changed_the_apps_data_is_no_evidence(tmp_path: Path) -> None:
-    (tmp_path / "app.yaml").write_text(SHOP_APP, "utf-8")
-    (tmp_path / "test_shop.yaml").write_text(SHOP_SPEC, "utf-8")
-    spec = load_spec(tmp_path / "test_shop.yaml")
-    feature = spec.features[0]
-    device = VirtualDevice(tmp_path / "app.yaml", latency=False)
-    result = Explorer(device, OfflineBrain()).explore(target_of(spec, feature), mission_of(spec, feature))
+    result = explore_inline(tmp_path, SHOP_APP, SHOP_SPEC)
     assert result.verdict is Verdict.INCONCLUSIVE, result.reason
     assert result.reason.endswith(
         "no step shows the app at fault: '去结算' on 购物车 changed nothing at step 1, before step 3 "
