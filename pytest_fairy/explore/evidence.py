@@ -180,7 +180,7 @@ def facts_of(acted_on: Screen, ref: str, reached: Screen, blanks: Sequence[str])
         control=_control(mark),
         unset=unset_inputs(marks, blanks),
         credentials=any(m.node.password for m in (*marks, *usable(reached))),
-        query=any(_asks_query(node) for node in _fields(marks)) or _asks_query(mark.node if mark else None),
+        query=_asks_query_on(acted_on, marks, mark),
         leaving=label in LEAVING_LABELS,
         siblings=tuple(m.label for m in marks if m is not mark and m.label),
         error=errors[0][:ERROR_QUOTED] if errors else "",
@@ -254,6 +254,13 @@ def unset_inputs(marks: Sequence[Mark], blanks: Sequence[str]) -> tuple[str, ...
     unset = [f"'{f.text or f.short_id or 'a field'}' empty" for f, b in pairs if f.text in ("", b)]
     unset += [f"'{m.label}' unticked" for m in marks if _box(m.node) and not m.node.checked]
     return tuple(unset)
+
+
+def _asks_query_on(screen: Screen, marks: Sequence[Mark], mark: Mark | None) -> bool:
+    """A search form: its title, one of its fields or the button itself asks for a query."""
+    named = any(word in screen.title.casefold() for word in QUERY_WORDS)
+    fields = any(_asks_query(node) for node in _fields(marks))
+    return named and bool(_fields(marks)) or fields or _asks_query(mark.node if mark else None)
 
 
 def _asks_query(node: Node | None) -> bool:

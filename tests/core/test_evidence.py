@@ -327,3 +327,11 @@ def test_a_switch_the_page_itself_turned_back_is_not_lost() -> None:
     act(cov, 1, settings, "Night reading mode", OutcomeKind.CONTENT_CHANGED, turned)
     act(cov, 2, turned, "Reset to defaults", OutcomeKind.CONTENT_CHANGED, settings)
     assert cov.evidence(["turn on night reading mode"]) is None
+
+
+def test_a_search_page_whose_field_says_nothing_of_searching_still_asks_for_a_query() -> None:
+    cov, search = start(page("Search books", field("Title or author"), button("Go")))
+    typed = look(page("Search books", field("Title or author", "qa_tester"), button("Go")))
+    act(cov, 1, search, "Title or author", OutcomeKind.CONTENT_CHANGED, typed, action="type")
+    act(cov, 2, typed, "Go", OutcomeKind.NO_CHANGE, typed)
+    assert cov.evidence(["search books: type Dune and tap Go"]) is None
