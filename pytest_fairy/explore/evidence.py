@@ -326,8 +326,7 @@ def changes_data(label: str, facts: Facts, kind: OutcomeKind) -> bool:
     `我的收藏`, which opens a page), that did something (a toast counts: `已加入` on an unchanged page)."""
     if kind not in (*MOVED, OutcomeKind.CONTENT_CHANGED) and not facts.toast:
         return False
-    words = tokens(label) | {label.strip().casefold()}
-    keeps = bool(words & COMMIT_WORDS) or bool(words & KEEP_WORDS) and not facts.retitled
+    keeps = _says(label, COMMIT_WORDS) or _says(label, KEEP_WORDS) and not facts.retitled
     return facts.control is Control.OPTION or (facts.control is Control.BUTTON and keeps)
 
 
@@ -337,8 +336,13 @@ def relevance(label: str, via: str, control: Control, words: frozenset[str]) -> 
     shared = overlap(label, words)
     if shared or control is not Control.BUTTON:
         return shared
-    commits = label.strip().casefold() in COMMIT_WORDS or bool(tokens(label) & COMMIT_WORDS)
+    commits = _says(label, COMMIT_WORDS)
     return 1 if commits and via and overlap(via, words) else 0
+
+
+def _says(label: str, words: frozenset[str]) -> bool:
+    """Whether the label is one of `words`, or holds one as a word (`Save recipe`, `加入购物车`)."""
+    return label.strip().casefold() in words or bool(tokens(label) & words)
 
 
 def _fields(marks: Sequence[Mark]) -> list[Node]:
