@@ -65,9 +65,8 @@ from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.perceive import Perception, perceive
 from pytest_fairy.spec.secrets import NO_SECRETS, Secrets
 
-# The reasoning prefixes stay importable from here, where they were before they moved beside `Origin`.
+# The reasoning prefixes stay importable from here.
 __all__ = ["ESCAPE_PREFIX", "REPLAY_PREFIX", "RETURN_PREFIX", "Explorer", "ExplorerSettings", "Mission"]
-
 
 # The long edge in pixels of the screenshot an LLM sees (`fairy_llm_long_edge`), and the least that still
 # shows a phone's text legibly.
@@ -182,7 +181,8 @@ class Explorer:
                 ctx = run.context(arrival, reading, warning)
                 course = course.saw(ctx)
                 ending = self._judge(run, ctx, reading)  # judge
-                ending = ending or run.limits(warning, course.steps, self.brain.usage())  # stop, budgets
+                unmet = () if course.oracles_seen else ctx.unmet_oracles  # and a step against the feature
+                ending = ending or run.limits(warning, course.steps, self.brain.usage(), unmet)  # budgets
                 decision = ending or self._decide(run, ctx)  # decide (or escape, or return)
                 if isinstance(decision, Ending):
                     return decision, course
@@ -306,21 +306,19 @@ class Explorer:
         missing = bool(done_when) and not course.oracles_seen
         if missing and not run.coverage.left():
             return run.never_saw(ctx.unmet_oracles)
-        unmet = f"; never saw: {'; '.join(ctx.unmet_oracles)}{run.untried()}" if missing else ""
         if judgement.says_continue:
-            # The brain's "done" is a claim, not evidence: with the judge saying there is more, the run
-            # cannot tell whether the app is broken. Never an app defect.
-            return Ending(
-                Verdict.INCONCLUSIVE,
-                f"the brain stopped early: the judge says the feature is not done ({judgement.reason}) after "
-                f"{len(run.tree.states)} screens{unmet}",
+            # The brain's "done" is a claim, not evidence: with the judge saying there is more, only a step
+            # against the feature shows the app broken.
+            why = (
+                f"the brain stopped early: the judge says the feature is not done ({judgement.reason}) "
+                f"after {len(run.tree.states)} screens"
             )
-        # The judge calls it complete, but the spec's done-when oracles were never seen: they decide.
-        return Ending(
-            Verdict.INCONCLUSIVE,
-            f"the judge calls the feature complete ({judgement.reason}), but its done-when oracles "
-            f"never held{unmet}",
-        )
+        else:  # the judge calls it complete, but the spec's done-when oracles were never seen: they decide
+            held = "its done-when oracles never held"
+            why = f"the judge calls the feature complete ({judgement.reason}), but {held}"
+        unmet = ctx.unmet_oracles if missing else ()
+        left = f"; never saw: {'; '.join(unmet)}{run.untried()}" if missing else ""
+        return run.against(why, unmet) or Ending(Verdict.INCONCLUSIVE, why + left)
 
     def _confirm(self, run: Run, ending: Ending) -> tuple[Ending, Reproduction | None]:
         """An app defect fails the item once a replay of its way from a fresh launch shows it again."""

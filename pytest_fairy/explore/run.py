@@ -172,42 +172,45 @@ class Run:
         self._judged.add(screen)
         return due
 
-    def limits(self, warning: GuardVerdict, steps: int, usage: Usage) -> Ending | None:
-        """The guard's stop, else a spent budget: the run ends inconclusive, never passed, saying what it
-        had not tried yet, and any step against the feature it saw (a suspect, not yet a defect: the app
-        was not exhausted)."""
+    def limits(
+        self, warning: GuardVerdict, steps: int, usage: Usage, unmet: Sequence[str] = ()
+    ) -> Ending | None:
+        """The guard's stop, else a spent budget: the run ends, never passed; failed when a step acted
+        against the feature while its done-when conditions `unmet` never held (`against`), else
+        inconclusive, saying what it had not tried yet."""
         if warning.kind is VerdictKind.STOP:
-            reason = f"loop guard stopped the run: {warning.reason}{self.untried()}{self.suspect()}"
-            return Ending(Verdict.INCONCLUSIVE, reason)
-        spent = self.budget.spent(steps, usage)
-        return (
-            Ending(Verdict.INCONCLUSIVE, spent + self.untried() + self.suspect())
-            if spent is not None
-            else None
-        )
-
-    def suspect(self) -> str:
-        """`; seen against the feature: step 3 (...) changed nothing, ...`; "" when no step was."""
-        found = self.coverage.evidence(self.feature_words())
-        if found is None:
-            return ""
-        return f"; seen against the feature: {found}, not proven a defect before the app was exhausted"
+            why = f"loop guard stopped the run: {warning.reason}"
+        elif (spent := self.budget.spent(steps, usage)) is not None:
+            why = spent
+        else:
+            return None
+        return self.against(why, unmet) or Ending(Verdict.INCONCLUSIVE, why + self.untried())
 
     def never_saw(self, unmet: Sequence[str]) -> Ending:
         """The reachable part of the app is exhausted and the done-when oracles never held: an app defect
-        when an action on an element the feature points to contradicts it (`evidence`), with that step as
-        the evidence (and its replay); otherwise inconclusive, saying what the run could not know."""
-        words = self.feature_words(unmet)
+        when a step acted against the feature (`against`); otherwise inconclusive, saying what the run could
+        not know."""
         explored = (
             f"explored the feature to its end ({self.coverage.screens} screens: every element tried or "
             f"denied, every list scrolled to its end) but never saw: {'; '.join(unmet)}"
         )
-        found = self.coverage.evidence(words)
+        failed = self.against(explored, unmet)
+        if failed is not None:
+            return failed
+        unknown = self.coverage.unknown(self.feature_words(unmet))
+        why = "; ".join(unknown[:LEFT_NAMED]) or "no element the feature names did anything against it"
+        return Ending(Verdict.INCONCLUSIVE, f"{explored}, and no step shows the app at fault: {why}")
+
+    def against(self, ended: str, unmet: Sequence[str]) -> Ending | None:
+        """An app defect, when the run `ended` with the done-when conditions `unmet` and an action on an
+        element the feature points to contradicted it (`evidence`): that step is the evidence, which the
+        confirmation replays and must see again; whether the run tried the rest of the app does not change
+        what that step showed. None when no step did, or no done-when is unmet."""
+        found = self.coverage.evidence(self.feature_words(unmet)) if unmet else None
         if found is None:
-            unknown = self.coverage.unknown(words)
-            why = "; ".join(unknown[:LEFT_NAMED]) or "no element the feature names did anything against it"
-            return Ending(Verdict.INCONCLUSIVE, f"{explored}, and no step shows the app at fault: {why}")
-        finding = Finding("never_seen", f"{explored}; {found}")
+            return None
+        never = "" if "never saw" in ended else f", and never saw: {'; '.join(unmet)}"
+        finding = Finding("never_seen", f"{ended}{never}; {found}")
         return Ending(Verdict.FAILED, finding.message, (finding,), Proof.NEVER_SEEN, found.step)
 
     def feature_words(self, unmet: Sequence[str] = ()) -> list[str]:

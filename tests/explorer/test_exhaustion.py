@@ -10,7 +10,9 @@ from inline_apps import SHOP_APP, SHOP_SPEC, explore_inline
 
 from pytest_fairy import load_spec
 from pytest_fairy.brain.offline import OfflineBrain
+from pytest_fairy.brain.scripted import ScriptedBrain
 from pytest_fairy.explore.briefing import mission_of, target_of
+from pytest_fairy.explore.decisions import Judgement, StepContext
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.record import Exploration
 from pytest_fairy.explore.verdict import Verdict
@@ -56,10 +58,10 @@ def test_a_product_the_goal_names_below_the_fold_is_found_and_added() -> None:
     assert result.steps <= 12
 
 
-def test_out_of_budget_before_exhausting_it_is_inconclusive_and_says_what_is_left() -> None:
-    result = explore("missing_screen", "order history", max_steps=12)
-    assert result.verdict is Verdict.INCONCLUSIVE
-    assert result.reason.startswith("step budget of 12 spent")
+def test_out_of_budget_without_a_step_against_the_feature_is_inconclusive_and_says_what_is_left() -> None:
+    result = explore("dead_button_clean", "check for updates", max_steps=2)
+    assert result.verdict is Verdict.INCONCLUSIVE, result.reason
+    assert result.reason.startswith("step budget of 2 spent")
     assert "; left untried: " in result.reason and "not tried" in result.reason
 
 
@@ -115,11 +117,57 @@ def test_a_step_against_the_feature_before_it_changed_the_apps_data_is_no_eviden
     ), result.reason
 
 
-def test_out_of_budget_with_a_step_against_the_feature_names_it_as_a_suspect_not_a_defect() -> None:
+def test_out_of_budget_with_a_step_against_the_feature_fails_on_it_once_a_replay_shows_it_again() -> None:
+    # The rest of the app untried does not matter: the replay does the tap again and sees it do nothing.
     result = explore("dead_button", "check for updates", max_steps=10)
-    assert result.verdict is Verdict.INCONCLUSIVE, result.reason
-    assert result.reason.startswith("step budget of 10 spent")
-    assert result.reason.endswith(
-        "; seen against the feature: step 3 (tap [5] 检查更新 on 设置) changed nothing, not proven a defect "
-        "before the app was exhausted"
+    assert result.verdict is Verdict.FAILED, result.reason
+    assert result.reason.startswith(
+        "step budget of 10 spent before the feature was done, and never saw: visible: 已是最新版本 (no view "
+        "shows '已是最新版本'); step 3 (tap [5] 检查更新 on 设置) changed nothing"
     ), result.reason
+    assert result.reason.endswith("(reproduced 2/2 in 3 steps)"), result.reason
+    assert result.at_step == 3
+
+
+class Unconvinced(ScriptedBrain):
+    """A script whose judge never calls the feature done, though its done-when holds."""
+
+    def judge(self, ctx: StepContext) -> Judgement:
+        return Judgement(False, "not convinced")
+
+
+def test_out_of_budget_after_the_done_when_held_once_is_no_defect(tmp_path: Path) -> None:
+    # The settings page showed 消息通知, the done-when: 检查更新 doing nothing there is no evidence that the
+    # feature does not work, only that the judge was not convinced.
+    spec = load_spec(UNTUNED / "dead_button" / "test_dead_button.yaml")
+    chosen = next(f for f in spec.features if f.name == "check for updates")
+    chosen = chosen.model_copy(update={"done_when": (chosen.done_when[0].model_copy(update={"value": "消息通知"}),)})
+    brain = Unconvinced(["tap 我的", "tap 设置", "tap 检查更新", "back"])
+    device = VirtualDevice(UNTUNED / "dead_button" / "app.yaml", latency=False)
+    result = Explorer(device, brain).explore(target_of(spec, chosen, max_steps=4), mission_of(spec, chosen))
+    assert result.verdict is Verdict.INCONCLUSIVE, result.reason
+    assert result.reason.startswith("step budget of 4 spent"), result.reason
+
+
+def test_a_brain_that_stops_early_after_a_step_against_the_feature_fails_on_that_step() -> None:
+    # Three screens of a larger app: the script ends where 检查更新 did nothing, and the replay sees it again.
+    spec = load_spec(UNTUNED / "dead_button" / "test_dead_button.yaml")
+    chosen = next(f for f in spec.features if f.name == "check for updates")
+    brain = ScriptedBrain(["tap 我的", "tap 设置", "tap 检查更新"])
+    device = VirtualDevice(UNTUNED / "dead_button" / "app.yaml", latency=False)
+    result = Explorer(device, brain).explore(target_of(spec, chosen), mission_of(spec, chosen))
+    assert result.verdict is Verdict.FAILED, result.reason
+    assert result.reason.startswith("the brain stopped early: the judge says the feature is not done"), result.reason
+    assert "and never saw: visible: 已是最新版本" in result.reason
+    assert "step 3 (tap [5] 检查更新 on 设置) changed nothing" in result.reason
+    assert result.reason.endswith("(reproduced 2/2 in 3 steps)"), result.reason
+
+
+def test_a_brain_that_stops_early_with_no_step_against_the_feature_is_inconclusive() -> None:
+    spec = load_spec(UNTUNED / "dead_button_clean" / "test_dead_button_clean.yaml")
+    chosen = next(f for f in spec.features if f.name == "check for updates")
+    brain = ScriptedBrain(["tap 我的", "tap 设置"])
+    device = VirtualDevice(UNTUNED / "dead_button_clean" / "app.yaml", latency=False)
+    result = Explorer(device, brain).explore(target_of(spec, chosen), mission_of(spec, chosen))
+    assert result.verdict is Verdict.INCONCLUSIVE, result.reason
+    assert result.reason.startswith("the brain stopped early"), result.reason
