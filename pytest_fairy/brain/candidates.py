@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pytest_fairy.explore.action import Action, ActionKind, Direction
 from pytest_fairy.explore.decisions import StepContext
 from pytest_fairy.explore.target import Target
+from pytest_fairy.explore.vocabulary import LEAVING_LABELS
 from pytest_fairy.perception.layers import LayerKind
 from pytest_fairy.perception.refs import family, list_row
 from pytest_fairy.perception.relevance import overlap, tokens
@@ -42,20 +43,7 @@ ROW_WORD_SHARE = 0.6
 TOGGLE_PENALTY = 15
 FORM_FIRST_BONUS = 100
 # Labels that lead away rather than deeper: explored last, so the frontier of a page is spent first.
-LEAVING_WORDS = frozenset(
-    {
-        "返回",
-        "back",
-        "navigate up",
-        "转到上一层级",
-        "向上导航",
-        "关闭",
-        "close",
-        "取消",
-        "cancel",
-        "up",
-    }
-)
+LEAVING_WORDS = LEAVING_LABELS | {"up"}
 LEAVING_IDS = ("up", "back", "close", "navigate", "home_as_up")
 SEARCH_WORDS = ("search", "搜索", "查找")
 CONFIRM_WORDS = frozenset({"确定", "确认", "完成", "保存", "提交", "ok", "done", "save", "confirm", "apply"})
@@ -65,12 +53,15 @@ COMMIT_BONUS = 50
 # not seen again once logged in). With an oracle to reach, the submit is the main road and goes first.
 SUBMIT_LAST_PENALTY = 10
 
+# What a field asks for, by the words of its label, hint or id, and a plausible value of that kind (the
+# spec's `inputs` give the real ones).
 PLAUSIBLE_VALUES = (
     (("password", "密码", "pwd"), "Passw0rd!"),
     (("email", "邮箱", "mail"), "qa@example.com"),
     (("phone", "mobile", "手机", "电话"), "13800138000"),
+    (("amount", "quantity", "qty", "number", "count", "price", "age", "数量", "金额", "价格", "年龄"), "2"),
     (("user", "name", "账号", "用户", "昵称"), "qa_tester"),
-    (("search", "搜索"), ""),  # filled with the feature's first word
+    (("search", "搜索", "查找", "keyword", "关键词"), ""),  # a word of the goal
     (("title", "标题"), "测试标题 test"),
     (("code", "验证码"), "123456"),
     (("address", "地址"), "上海市黄浦区人民大道 1 号"),
@@ -261,7 +252,10 @@ def _actions_for(
         # Forms first: a submit button tried before its fields are filled teaches nothing. But a
         # search box narrows what is on screen: try the page's own elements before searching.
         searching = any(word in f"{node.resource_id} {label}".lower() for word in SEARCH_WORDS)
-        action = Action(ActionKind.TYPE, mark.number, _plausible_text(mark, ctx.target))
+        text = text_for(mark, ctx.target)
+        if not text:
+            return []  # the spec's inputs keep it empty
+        action = Action(ActionKind.TYPE, mark.number, text)
         bonus = -15 if searching else FORM_FIRST_BONUS
         return [Candidate(score + bonus, order, action, f"type|{ref}", f"fill '{label}'", ref, relevant=True)]
     submits = "Button" in node.class_name and not node.checkable
@@ -304,16 +298,35 @@ def _leaves(mark: Mark) -> bool:
     return bool(short_id) and any(part in LEAVING_IDS for part in short_id.split("_"))
 
 
-def _plausible_text(mark: Mark, target: Target) -> str:
-    hint = f"{mark.node.resource_id} {mark.node.text} {mark.node.content_desc}".lower()
+def text_for(mark: Mark, target: Target) -> str:
+    """What to type into the field `mark`: the spec's input for it, else its secret, else a plausible value
+    of the kind it asks for. "" when the spec keeps it empty."""
+    node = mark.node
+    given = target.input_for(mark.label, node.text, node.content_desc, node.resource_id, node.short_id)
+    if given is not None:
+        return given
+    hint = f"{node.resource_id} {node.text} {node.content_desc}".lower()
     if (secret := _secret_for(mark, hint, target.secrets)) is not None:
         return placeholder(secret)  # the device seam types its value
-    if mark.node.password:
+    if node.password:
         return "Passw0rd!"
     for words, value in PLAUSIBLE_VALUES:
         if any(word in hint for word in words):
-            return value or (target.feature.split() or ["test"])[0]
+            return value or _query(target, hint)
     return DEFAULT_TEXT
+
+
+def _query(target: Target, field: str) -> str:
+    """A query for a search field: the longest word of the goal that is neither the field's own nor part
+    of what the done-when waits for (typed into the field, that text would show on screen as if the app
+    had shown it)."""
+    waited = " ".join(target.done_hints).casefold()
+    for text in (target.goal, target.feature):
+        words = [w for w in re.findall(r"\w+", text) if len(w) > 1]
+        words = [w for w in words if w.casefold() not in field and w.casefold() not in waited]
+        if words:
+            return max(words, key=len)
+    return "test"
 
 
 def _secret_for(mark: Mark, hint: str, secrets: Sequence[str]) -> str | None:

@@ -138,6 +138,7 @@ class MessageBuilder:
             "done_hints": listing(target.done_hints),
             "max_steps": target.max_steps,
             "secrets": secrets_line(target.secrets),
+            "inputs": inputs_line(target.inputs),
         }
 
     def _plan(self, plan: Plan, memory: RunMemory) -> dict[str, object]:
@@ -219,3 +220,13 @@ def secrets_line(names: Sequence[str]) -> str:
         return ""
     shown = ", ".join(f"`{placeholder(n)}`" for n in names)
     return f"\n- Secrets: type {shown} exactly so; the harness types the real values (never guess one)"
+
+
+def inputs_line(inputs: Sequence[tuple[str, str]]) -> str:
+    """The Target section's line on the spec's test data, "" without any: what to type where."""
+    if not inputs:
+        return ""
+    shown = "; ".join(
+        f"into '{field}' type `{value}`" if value else f"leave '{field}' empty" for field, value in inputs
+    )
+    return f"\n- Test data (type exactly this where a field asks for it): {shown}"

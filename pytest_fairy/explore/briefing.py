@@ -40,6 +40,7 @@ def target_of(spec: Spec, feature: Feature, *, max_steps: int | None = None) -> 
         cost_budget=settings.budget.cost_usd,
         reset=settings.reset.value if settings.reset is not None else None,
         secrets=spec.secrets,
+        inputs=tuple((field, as_placeholders(value)) for field, value in settings.inputs),
     )
 
 

@@ -224,7 +224,7 @@ class Confirmer:
                 else OutcomeKind.NO_CHANGE
             )
         title = after.screen.title or state.name
-        facts = facts_of(before.screen, element.ref, after.screen, tried.blanks)
+        facts = facts_of(before.screen, element.ref, after.screen, tried.blanks, self.run.coverage.given)
         again = contradiction(kind, facts, tried.label, title)
         expected, said = tried.contradiction
         if again is not None and again[0] is expected:

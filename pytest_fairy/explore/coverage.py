@@ -32,11 +32,12 @@ from dataclasses import dataclass, field
 
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind
-from pytest_fairy.explore.evidence import LEAVING_LABELS, Facts, Settings, facts_of, field_texts, usable
+from pytest_fairy.explore.evidence import Facts, Settings, facts_of, field_texts, usable
 from pytest_fairy.explore.families import sampled
 from pytest_fairy.explore.policy import RiskPolicy
 from pytest_fairy.explore.state import StateId, layout_of
 from pytest_fairy.explore.tried import MOVED_ON, Log, Tried
+from pytest_fairy.explore.vocabulary import LEAVING_LABELS
 from pytest_fairy.perception.refs import family, list_row
 from pytest_fairy.perception.relevance import tokens
 from pytest_fairy.perception.screen import Mark, Screen
@@ -70,9 +71,13 @@ class _Page:
 
 
 class Coverage:
-    def __init__(self, policy: RiskPolicy | None = None, words: str = "") -> None:
-        """`words`: what the feature is about (`Target.words`), which rows no sample stands for."""
+    def __init__(
+        self, policy: RiskPolicy | None = None, words: str = "", given: Sequence[str] = ()
+    ) -> None:
+        """`words`: what the feature is about (`Target.words`), which rows no sample stands for; `given`:
+        the spec's test data (`Target.inputs`), which the run did not make up."""
         self.policy = policy or RiskPolicy()
+        self.given = frozenset(v for v in given if v)
         self._words = tokens(words)
         self._pages: dict[str, _Page] = {}
         self._tried_refs: set[str] = set()
@@ -131,7 +136,11 @@ class Coverage:
         label = page.elements.get(ref, "") or ref
         reached = self._pages.get(after.key)
         led_to = (reached.title or reached.name) if reached is not None else after.name
-        facts = facts_of(screens[0], ref, screens[1], page.blanks) if screens is not None and ref else Facts()
+        facts = (
+            facts_of(screens[0], ref, screens[1], page.blanks, self.given)
+            if screens is not None and ref
+            else Facts()
+        )
         if (
             ref
             and reached is not None

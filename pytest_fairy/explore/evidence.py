@@ -15,7 +15,9 @@ What contradicts a feature (`Contradiction`), from what the screens before and a
   element names - one of the same page (a copy-paste slip `我的订单` -> `我的收藏`), or one that led to
   that very screen elsewhere in the run - not merely a screen whose title differs from the label;
 - a lost setting: a switch or box the run set, shown the other way when the run came back to its page,
-  untouched since (`Settings`).
+  untouched since (`Settings`);
+- nothing found: a search on the spec's own test data (its `inputs`), whose outcome says that nothing
+  was found (`No results`, `没有找到`).
 
 A form is set when each of its text fields holds something other than what it showed when the page was
 first seen (its hint), and each check box is ticked: a submit that does nothing while a field is empty,
@@ -34,76 +36,30 @@ again after it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from pytest_fairy.explore.decisions import OutcomeKind
 from pytest_fairy.explore.state import DIALOG_KINDS, IGNORED_KINDS
+from pytest_fairy.explore.vocabulary import (
+    COMMIT_WORDS,
+    ERROR_WORDS,
+    KEEP_WORDS,
+    LEAVING_LABELS,
+    NOTHING_FOUND_WORDS,
+    QUERY_WORDS,
+    SIGN_IN_WORDS,
+)
 from pytest_fairy.perception.hierarchy import Node
 from pytest_fairy.perception.reading import reading_order
 from pytest_fairy.perception.relevance import overlap, tokens
 from pytest_fairy.perception.screen import Mark, Screen
 
-# Words of a failure shown to the user, matched in lower case: an error screen, an error text or toast.
-# Not validation words ("invalid", "格式"): values the explorer made up may well be invalid.
-ERROR_WORDS = (
-    "error",
-    "failed",
-    "failure",
-    "went wrong",
-    "try again",
-    "unable to",
-    "could not",
-    "couldn't",
-    "not available",
-    "出错",
-    "错误",
-    "失败",
-    "异常",
-    "请重试",
-    "无法",
-    "不可用",
-)
-# Labels that commit a form: its Save, its Submit. An element with one of them, on a screen that an element
-# the feature names opened, belongs to the feature too.
-COMMIT_WORDS = frozenset(
-    {
-        "确定",
-        "确认",
-        "完成",
-        "保存",
-        "提交",
-        "发送",
-        "添加",
-        "创建",
-        "ok",
-        "done",
-        "save",
-        "submit",
-        "confirm",
-        "apply",
-        "send",
-        "add",
-        "create",
-        "post",
-        "continue",
-    }
-)
 # The share of a label's words a screen's title must hold for the label to name that screen, and to
 # mention it (an element that mentions the screen it opened did not open a wrong one).
 NAMES_SHARE = 2 / 3
 MENTIONS_SHARE = 1 / 2
-# Labels of a way out of a screen: where it leads is the back stack's business, never a wrong screen.
-LEAVING_LABELS = frozenset(
-    {"navigate up", "转到上一层级", "向上导航", "返回", "back", "关闭", "close", "取消", "cancel"}
-)
-# Words of a field or button that asks for a query: what the run typed may well find nothing.
-QUERY_WORDS = ("search", "find", "query", "keyword", "搜索", "查找", "关键词", "关键字")
-# Titles of a screen that asks to sign in: a login wall any element of a signed-out app may lead to.
-SIGN_IN_WORDS = ("sign in", "sign-in", "log in", "login", "登录", "登入")
-# Labels that keep something in the app's data besides committing a form: what a feature saves or adds.
-KEEP_WORDS = frozenset({"收藏", "加入", "关注", "点赞", "like", "favourite", "favorite", "follow", "buy"})
 # How much of an error text a verdict quotes.
 ERROR_QUOTED = 60
 MOVED = frozenset({OutcomeKind.NEW_STATE, OutcomeKind.STATE_CHANGED})
@@ -125,13 +81,15 @@ class Contradiction(StrEnum):
     ERROR = "error"
     WRONG_SCREEN = "wrong screen"
     LOST = "lost setting"
+    NOTHING_FOUND = "nothing found"
 
 
 @dataclass(frozen=True, slots=True)
 class Against:
     """A step's contradiction of its feature, as a check an exported reproduction makes after that step:
     the element `label`'s action must change the screen (NOTHING), must not show the error `shown`
-    (ERROR), must not open the screen titled `shown` (WRONG_SCREEN)."""
+    (ERROR), must not open the screen titled `shown` (WRONG_SCREEN), must not say `shown`, that nothing was
+    found (NOTHING_FOUND)."""
 
     kind: Contradiction
     label: str
@@ -143,6 +101,8 @@ class Against:
                 return f"tapping '{self.label}' changes the screen"
             case Contradiction.ERROR:
                 return f"tapping '{self.label}' shows no '{self.shown}'"
+            case Contradiction.NOTHING_FOUND:
+                return f"searching with '{self.label}' finds something, not '{self.shown}'"
             case Contradiction.LOST:
                 return f"'{self.label}' stays {self.shown}"
             case _:
@@ -158,6 +118,8 @@ class Facts:
     unset: tuple[str, ...] = ()
     credentials: bool = False  # a password field was on its screen, or on the one it led to
     query: bool = False  # its screen asks for a query (a search field): the run's own words may find nothing
+    searched: bool = False  # its screen asks for a query, and a field holds the spec's test data
+    nothing_found: str = ""  # a new text of its outcome saying that nothing was found
     leaving: bool = False  # a way out (Navigate up, 返回, 关闭): it goes wherever the back stack says
     siblings: tuple[str, ...] = ()  # the labels of the other elements a person could use there
     error: str = ""  # error text (or an error toast) that its outcome showed and the screen before did not
@@ -167,20 +129,29 @@ class Facts:
     here: bool = False  # the element names the screen it is on (a selected tab): tapping it may do nothing
 
 
-def facts_of(acted_on: Screen, ref: str, reached: Screen, blanks: Sequence[str]) -> Facts:
+def facts_of(
+    acted_on: Screen, ref: str, reached: Screen, blanks: Sequence[str], given: Collection[str] = ()
+) -> Facts:
     """The facts of the action on the element `ref` of `acted_on` that led to `reached`; `blanks` are the
-    texts its page's fields showed when the page was first seen, in reading order."""
+    texts its page's fields showed when the page was first seen, in reading order; `given`, the spec's
+    test data (what a field holding one of them was typed from the spec, not made up)."""
     marks = usable(acted_on)
     mark = next((m for m in marks if m.ref == ref), None)
     before = set(_texts(acted_on)) | set(acted_on.toasts)
     new_toasts = [t for t in reached.toasts if t not in acted_on.toasts]
-    errors = [t for t in (*_texts(reached), *new_toasts) if t not in before and _is_error(t)]
+    shown = [t for t in (*_texts(reached), *new_toasts) if t not in before]
+    errors = [t for t in shown if _is_error(t)]
+    empty = [t for t in shown if any(w in t.casefold() for w in NOTHING_FOUND_WORDS)]
     label = mark.label.strip().casefold() if mark is not None else ""
+    asks = _asks_query_on(acted_on, marks, mark)
+    searched = asks and any(node.text in given for node in _fields(marks) if node.text)
     return Facts(
         control=_control(mark),
         unset=unset_inputs(marks, blanks),
         credentials=any(m.node.password for m in (*marks, *usable(reached))),
-        query=_asks_query_on(acted_on, marks, mark),
+        query=asks and not searched,
+        searched=searched,
+        nothing_found=empty[0][:ERROR_QUOTED] if empty else "",
         leaving=label in LEAVING_LABELS,
         siblings=tuple(m.label for m in marks if m is not mark and m.label),
         error=errors[0][:ERROR_QUOTED] if errors else "",
@@ -275,6 +246,8 @@ def contradiction(
 ) -> tuple[Contradiction, str] | None:
     """How an action on `label` that ended `kind` (at the screen titled `led_to`) contradicts the feature,
     in words for the verdict; None when it does not."""
+    if facts.searched and facts.nothing_found and facts.control in (Control.BUTTON, Control.FIELD):
+        return Contradiction.NOTHING_FOUND, f"found nothing for the spec's input ('{facts.nothing_found}')"
     if facts.control is not Control.BUTTON:
         return None
     if facts.error and not facts.unset and not facts.credentials:

@@ -27,7 +27,22 @@ class Target:
     reset: str | None = None
     # The spec's secrets, by name: a brain types `{{NAME}}`, the device seam types the value.
     secrets: tuple[str, ...] = ()
+    # Test data: the text to type, by the field it goes into (a label, hint or resource id); "" keeps the
+    # field empty. Secrets in a value are placeholders.
+    inputs: tuple[tuple[str, str], ...] = ()
 
     def words(self) -> str:
         """Everything that says what the feature is about, for relevance scoring."""
-        return " ".join((self.feature, self.goal, self.start, *self.sub_features, *self.done_hints))
+        given = (word for pair in self.inputs for word in pair)
+        return " ".join((self.feature, self.goal, self.start, *self.sub_features, *self.done_hints, *given))
+
+    def input_for(self, *names: str) -> str | None:
+        """The test data for a field known by `names` (its label, hint, text, resource id): a value whose
+        name is one of them (case aside) first, else one whose name is within one; None when none is."""
+        known = [n.strip().casefold() for n in names if n and n.strip()]
+        for exact in (True, False):
+            for name, value in self.inputs:
+                wanted = name.strip().casefold()
+                if any(wanted == n if exact else wanted in n for n in known):
+                    return value
+        return None

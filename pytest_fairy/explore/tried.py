@@ -76,7 +76,11 @@ class Tried:
             return None
         if self.lost is not None:
             return Against(Contradiction.LOST, self.lost.label, "on" if self.lost.was else "off")
-        shown = {Contradiction.ERROR: self.facts.error, Contradiction.WRONG_SCREEN: self.led_to}
+        shown = {
+            Contradiction.ERROR: self.facts.error,
+            Contradiction.WRONG_SCREEN: self.led_to,
+            Contradiction.NOTHING_FOUND: self.facts.nothing_found,
+        }
         return Against(found[0], self.label, shown.get(found[0], ""))
 
     @property

@@ -79,6 +79,19 @@ Package = Annotated[Text, AfterValidator(_package)]
 Tag = Annotated[Text, AfterValidator(_tag)]
 Category = Annotated[Text, StringConstraints(pattern=f"^{CATEGORY_NAME.pattern}$")]
 Positive = Annotated[StrictInt, Field(gt=0)]
+
+
+def _input_value(value: Any) -> Any:
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise _fail(
+            f"an input is the text to type into its field, got {shown(value)}",
+            " (like 'Search products: banana'; an empty '' leaves the field empty)",
+        )
+    return str(value)
+
+
+# Test data: the text to type, by the field it goes into (its label, hint or resource id).
+Inputs = dict[Name, Annotated[str, BeforeValidator(_input_value)]]
 PositiveNumber = Annotated[StrictFloat, Field(gt=0)]
 
 
@@ -194,6 +207,7 @@ class Defaults(_Model):
     budget: Budget | None = None
     forbid: tuple[Category, ...] | None = None
     allow: tuple[Category, ...] | None = None
+    inputs: Inputs = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +219,7 @@ class FeatureSettings:
     allow: frozenset[str]
     forbid: frozenset[str]
     reset: Reset | None = None  # None: the device's default (data on the virtual device, none on a phone)
+    inputs: tuple[tuple[str, str], ...] = ()  # the spec's `defaults.inputs`, then the feature's over them
 
 
 class Feature(_Model):
@@ -220,6 +235,7 @@ class Feature(_Model):
     forbid: tuple[Category, ...] | None = None
     reset: Reset | None = None
     tags: tuple[Tag, ...] = ()
+    inputs: Inputs = {}
 
     _path: Path = PrivateAttr(default=Path("<spec>"))
     _line: int = PrivateAttr(default=0)
@@ -254,6 +270,7 @@ class Feature(_Model):
             allow=frozenset(allow - forbid),
             forbid=frozenset(forbid),
             reset=self.reset or defaults.reset,
+            inputs=tuple({**defaults.inputs, **self.inputs}.items()),
         )
 
 
@@ -306,9 +323,10 @@ class Spec(_Model):
     @property
     def secrets(self) -> tuple[str, ...]:
         """The environment variables the spec names as secrets (`${NAME}`): in its login, and in the
-        features' goals and starts (a coupon code, a card number the feature must type)."""
+        features' goals, starts and inputs (a coupon code, a card number the feature must type)."""
         login = [*self.login.steps, self.login.goal] if self.login is not None else []
-        return referenced([*login, *(text for f in self.features for text in (f.goal, f.start))])
+        inputs = [*self.defaults.inputs.values(), *(v for f in self.features for v in f.inputs.values())]
+        return referenced([*login, *inputs, *(text for f in self.features for text in (f.goal, f.start))])
 
     def feature(self, name: str) -> Feature:
         for feature in self.features:

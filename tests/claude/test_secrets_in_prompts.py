@@ -28,3 +28,17 @@ def test_no_secrets_no_line(api: FakeMessagesAPI, brain: ClaudeBrain) -> None:
     api.push(tool_reply("plan", answers.PLAN))
     brain.plan(synthetic.TARGET, synthetic.page(1))
     assert "Secrets" not in user_text(api.bodies[0])
+    assert "Test data" not in user_text(api.bodies[0])
+
+
+def test_plan_and_step_prompts_give_the_specs_test_data(api: FakeMessagesAPI, brain: ClaudeBrain) -> None:
+    target = replace(synthetic.TARGET, inputs=(("Search products", "banana"), ("Note", "")))
+    api.push(tool_reply("plan", answers.PLAN))
+    brain.plan(target, synthetic.page(1))
+    api.push(tool_reply("next_action", answers.action("type", 2, text="banana")))
+    brain.decide(replace(synthetic.context(1), target=target))
+    line = (
+        "- Test data (type exactly this where a field asks for it): into 'Search products' type `banana`; "
+        "leave 'Note' empty"
+    )
+    assert all(line in user_text(body) for body in api.bodies)

@@ -120,6 +120,25 @@ def test_features_inherit_defaults_and_may_override(valid: Path) -> None:
     assert inherited.allow == frozenset() and inherited.forbid == {"payment", "delete_account", "share"}
 
 
+def test_inputs_are_text_by_field_the_features_over_the_defaults(tmp_path: Path) -> None:
+    path = write(tmp_path, MINIMAL_HEAD + textwrap.dedent("""\
+        defaults:
+          inputs: {Email: qa@example.com, Quantity: 2}
+        features:
+          - name: x
+            goal: g
+            inputs:
+              Quantity: 12
+              Coupon: ${COUPON}
+              Note: ''
+        """))
+    spec = load_spec(path)
+    assert spec.features[0].effective().inputs == (
+        ("Email", "qa@example.com"), ("Quantity", "12"), ("Coupon", "${COUPON}"), ("Note", "")
+    )
+    assert spec.secrets == ("COUPON",)
+
+
 def test_builtin_defaults_without_a_defaults_section(tmp_path: Path) -> None:
     path = write(tmp_path, """\
         app: {name: Shop, package: com.example.shop}
@@ -312,6 +331,15 @@ BROKEN = {
     "bad date scalar": (
         MINIMAL_HEAD + "features:\n  - name: x\n    goal: 2024-13-45\n",
         6, "bad value '2024-13-45': month must be in 1..12",
+    ),
+    "input that is a list": (
+        MINIMAL_HEAD + "features:\n  - name: x\n    goal: g\n    inputs:\n      Search: [banana, apple]\n",
+        8, "an input is the text to type into its field, got a list in inputs of feature 'x' (like 'Search "
+        "products: banana'; an empty '' leaves the field empty)",
+    ),
+    "inputs that are a list": (
+        MINIMAL_HEAD + "features:\n  - name: x\n    goal: g\n    inputs: [banana]\n",
+        7, "wrong type for 'inputs' in feature 'x': expected a mapping, got a list",
     ),
     "recursive alias": (
         MINIMAL_HEAD + "features: &f\n  - name: x\n    goal: g\n    sub_features: *f\n",

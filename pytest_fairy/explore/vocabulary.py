@@ -1,0 +1,77 @@
+"""The words of an app's UI that tell what an element or a text means to the evidence (`evidence`) and to
+the offline brain: a failure shown, a form committed, a way out, a search, a sign-in wall. Matched in lower
+case, English and Chinese.
+"""
+
+from __future__ import annotations
+
+# Words of a failure shown to the user, matched in lower case: an error screen, an error text or toast.
+# Not validation words ("invalid", "格式"): values the explorer made up may well be invalid.
+ERROR_WORDS = (
+    "error",
+    "failed",
+    "failure",
+    "went wrong",
+    "try again",
+    "unable to",
+    "could not",
+    "couldn't",
+    "not available",
+    "出错",
+    "错误",
+    "失败",
+    "异常",
+    "请重试",
+    "无法",
+    "不可用",
+)
+# Labels that commit a form: its Save, its Submit. An element with one of them, on a screen that an element
+# the feature names opened, belongs to the feature too.
+COMMIT_WORDS = frozenset(
+    {
+        "确定",
+        "确认",
+        "完成",
+        "保存",
+        "提交",
+        "发送",
+        "添加",
+        "创建",
+        "ok",
+        "done",
+        "save",
+        "submit",
+        "confirm",
+        "apply",
+        "send",
+        "add",
+        "create",
+        "post",
+        "continue",
+    }
+)
+# Labels of a way out of a screen: where it leads is the back stack's business, never a wrong screen.
+LEAVING_LABELS = frozenset(
+    {"navigate up", "转到上一层级", "向上导航", "返回", "back", "关闭", "close", "取消", "cancel"}
+)
+# Words of a field or button that asks for a query: what the run typed may well find nothing.
+QUERY_WORDS = ("search", "find", "query", "keyword", "搜索", "查找", "关键词", "关键字")
+# Words of a text saying that a search found nothing: no evidence for a query the run made up, but for
+# the spec's own test data.
+NOTHING_FOUND_WORDS = (
+    "no results",
+    "no result",
+    "nothing found",
+    "no matches",
+    "not found",
+    "0 results",
+    "没有找到",
+    "未找到",
+    "无结果",
+    "没有相关",
+    "暂无",
+)
+# Titles of a screen that asks to sign in: a login wall any element of a signed-out app may lead to.
+SIGN_IN_WORDS = ("sign in", "sign-in", "log in", "login", "登录", "登入")
+# Labels that keep something in the app's data besides committing a form: what a feature saves or adds.
+KEEP_WORDS = frozenset({"收藏", "加入", "关注", "点赞", "like", "favourite", "favorite", "follow", "buy"})

@@ -1,0 +1,64 @@
+"""What the offline brain types: the spec's test data where a field is named by it, else a plausible value
+of the field's kind; never the word of the field itself."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_fairy.brain.candidates import text_for
+from pytest_fairy.explore.target import Target
+from pytest_fairy.perception.screen import Mark
+from tests.perception.builder import v
+from tests.screens import screen_of
+
+
+def field(text: str = "", rid: str = "", desc: str = "") -> Mark:
+    screen = screen_of(v("EditText", (40, 200, 1040, 350), text=text, rid=rid, desc=desc, clickable=True,
+                         focusable=True))
+    (mark,) = [m for m in screen.marks if m.node.editable]
+    return mark
+
+
+def target(inputs: tuple[tuple[str, str], ...] = (), done: tuple[str, ...] = (), goal: str = "g") -> Target:
+    return Target(app_name="Shop", package="com.example.shop", feature="f", goal=goal, done_hints=done,
+                  inputs=inputs)
+
+
+def test_a_field_named_by_the_specs_input_gets_its_value() -> None:
+    given_ = (("Search products", "banana"), ("Quantity", "12"))
+    assert text_for(field("Search products"), target(given_)) == "banana"
+    assert text_for(field("search PRODUCTS"), target(given_)) == "banana"  # case aside
+    assert text_for(field(rid="et_quantity"), target((("quantity", "12"),))) == "12"  # within its id
+
+
+def test_a_name_met_whole_wins_over_one_within_a_longer_name() -> None:
+    given_ = (("name", "Zhang Wei"), ("user name", "zwei"))
+    assert text_for(field("User name"), target(given_)) == "zwei"
+    assert text_for(field("Full name"), target(given_)) == "Zhang Wei"
+
+
+def test_an_empty_input_keeps_the_field_empty() -> None:
+    assert text_for(field("Name"), target((("Name", ""),))) == ""
+
+
+def test_without_an_input_a_field_gets_a_value_of_its_kind() -> None:
+    assert text_for(field("Email address"), target()) == "qa@example.com"
+    assert text_for(field("Quantity"), target()) == "2"
+    assert text_for(field("数量"), target()) == "2"
+    assert text_for(field("Your name"), target()) == "qa_tester"
+
+
+def test_a_search_without_an_input_types_a_word_of_the_goal_never_what_the_done_when_waits_for() -> None:
+    # Typed into the field, the done-when's own text would be on screen as if the app had shown it.
+    wanted = target(goal="search for Banana in the catalogue", done=("Banana · $0.30 each",))
+    assert text_for(field("Search products"), wanted) == "catalogue"
+    assert text_for(field("Search"), target(goal="find oranges")) == "oranges"
+    assert text_for(field("搜索商品"), target(goal="搜索 限时特价 的价格", done=("限时特价",))) == "的价格"
+    assert text_for(field("Search"), target(goal="search", done=("search",))) == "test"
+
+
+@given(st.text(min_size=1, max_size=12).filter(str.strip), st.text(max_size=12))
+def test_an_input_named_exactly_as_the_field_is_always_typed(name: str, value: str) -> None:
+    assert target(((name, value),)).input_for(name) == value
+    assert target(((name, value),)).input_for(f"  {name.upper()}  ") in (value, None)

@@ -1,0 +1,60 @@
+"""Apps whose features the explorer must read to test: what to type (the spec's `inputs`), where the
+feature hides, what must hold over time. Each working app passes and its broken twin fails at the step
+that shows the defect. Whole explorations with the offline brain, in process, from the apps' own specs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_fairy import load_spec
+from pytest_fairy.brain.offline import OfflineBrain
+from pytest_fairy.explore.briefing import mission_of, target_of
+from pytest_fairy.explore.explorer import Explorer
+from pytest_fairy.explore.record import Exploration
+from pytest_fairy.explore.verdict import Verdict
+from pytest_fairy.virtual import VirtualDevice
+
+GOALS = Path(__file__).resolve().parent
+
+
+def explore(app: str, feature: str) -> Exploration:
+    """The spec's `feature` of tests/goals/`app`, explored on its virtual device."""
+    spec = load_spec(GOALS / app / f"test_{app}.yaml")
+    chosen = next(f for f in spec.features if f.name == feature)
+    device = VirtualDevice(GOALS / app / "app.yaml", latency=False)
+    return Explorer(device, OfflineBrain()).explore(target_of(spec, chosen), mission_of(spec, chosen))
+
+
+# (app, feature, what its broken twin's failure names)
+CASES = [
+    ("fruit_search", "search for a fruit", "(tap [3] Search on Search) found nothing for the spec's input"),
+]
+
+
+@pytest.mark.parametrize(("app", "feature", "evidence"), CASES, ids=[c[0] for c in CASES])
+def test_the_working_app_passes(app: str, feature: str, evidence: str) -> None:
+    result = explore(app, feature)
+    assert result.verdict is Verdict.PASSED, result.reason
+
+
+@pytest.mark.parametrize(("app", "feature", "evidence"), CASES, ids=[c[0] for c in CASES])
+def test_the_broken_twin_fails_at_the_step_that_shows_it(app: str, feature: str, evidence: str) -> None:
+    result = explore(f"{app}_broken", feature)
+    assert result.verdict is Verdict.FAILED, result.reason
+    assert evidence in result.reason, result.reason
+    assert "(reproduced 2/2" in result.reason, result.reason
+
+
+def test_without_the_specs_input_the_search_is_never_evidence(tmp_path: Path) -> None:
+    # The explorer's own query (a word of the goal) may find nothing on a working shop too: the broken twin
+    # is inconclusive, not failed.
+    spec = (GOALS / "fruit_search_broken" / "test_fruit_search_broken.yaml").read_text("utf-8")
+    (tmp_path / "app.yaml").write_text((GOALS / "fruit_search_broken" / "app.yaml").read_text("utf-8"), "utf-8")
+    (tmp_path / "test_app.yaml").write_text(spec.replace("    inputs:\n      Search products: banana\n", ""))
+    loaded = load_spec(tmp_path / "test_app.yaml")
+    chosen = loaded.features[0]
+    device = VirtualDevice(tmp_path / "app.yaml", latency=False)
+    result = Explorer(device, OfflineBrain()).explore(target_of(loaded, chosen), mission_of(loaded, chosen))
+    assert result.verdict is Verdict.INCONCLUSIVE, result.reason
