@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pytest_fairy.explore.action import Action, ActionKind, Direction
 from pytest_fairy.explore.decisions import StepContext
 from pytest_fairy.explore.target import Target
-from pytest_fairy.explore.vocabulary import LEAVING_LABELS
+from pytest_fairy.explore.vocabulary import LEAVING_LABELS, asks_empty
 from pytest_fairy.perception.layers import LayerKind
 from pytest_fairy.perception.refs import family, list_row
 from pytest_fairy.perception.relevance import overlap, tokens
@@ -101,6 +101,7 @@ class Focus:
     topic: frozenset[str] = frozenset()
     hints: frozenset[str] = frozenset()
     goal: str = ""
+    empty: bool = False  # the feature asks for a form submitted empty: its fields are left so
 
     @classmethod
     def of(cls, target: Target) -> Focus:
@@ -108,6 +109,7 @@ class Focus:
             topic=tokens(target.words()),
             hints=tokens(" ".join(target.done_hints)),
             goal=" ".join((target.goal, *target.done_hints)),
+            empty=asks_empty(f"{target.feature} {target.goal}"),
         )
 
 
@@ -124,6 +126,9 @@ def find_candidates(
     screen = ctx.screen
     chosen = _goal_choices(screen, focus.goal)
     submit_last = not ctx.unmet_oracles and any(mark.node.editable for mark in screen.marks)
+    # A form the feature asks to submit empty ("submit the empty form"): its fields are left empty.
+    form = any(m.node.editable for m in screen.marks)
+    empty_first = focus.empty and form and any(_submits(m) and not _leaves(m) for m in screen.marks)
     common = _common_row_words(screen)
     found: list[Candidate] = []
     for order, mark in enumerate(screen.marks):
@@ -145,6 +150,7 @@ def find_candidates(
                 common.get(family(mark.ref), frozenset()),
                 commit=bool(chosen),
                 submit_last=submit_last,
+                empty_first=empty_first,
             )
         )
     ways_on = [c for c in found if c.action.kind not in _NOT_A_WAY_ON]
@@ -238,6 +244,7 @@ def _actions_for(
     *,
     commit: bool,
     submit_last: bool,
+    empty_first: bool = False,
 ) -> list[Candidate]:
     node, label, ref = mark.node, mark.label, mark.ref
     risk = risky_category(label) if label else None
@@ -248,6 +255,8 @@ def _actions_for(
     if named:
         relevance += NAMED_RELEVANCE  # the goal names this very element (`商品 300` of `商品 1`..`商品 300`)
     score = relevance * 10 - tried_anywhere.get(ref, 0) * 3 - (40 if _leaves(mark) else 0)
+    if empty_first and (node.editable or node.checkable):
+        return []  # the feature asks for its form submitted empty: nothing of it is filled or chosen
     if node.editable:
         # Forms first: a submit button tried before its fields are filled teaches nothing. But a
         # search box narrows what is on screen: try the page's own elements before searching.
@@ -258,7 +267,7 @@ def _actions_for(
         action = Action(ActionKind.TYPE, mark.number, text)
         bonus = -15 if searching else FORM_FIRST_BONUS
         return [Candidate(score + bonus, order, action, f"type|{ref}", f"fill '{label}'", ref, relevant=True)]
-    submits = "Button" in node.class_name and not node.checkable
+    submits = _submits(mark)
     if submits and submit_last:
         score -= SUBMIT_LAST_PENALTY
     if node.checkable:
@@ -276,6 +285,10 @@ def _actions_for(
     return [
         Candidate(score, order, action, f"{kind}|{ref}", why, ref, submits, relevant, node.checkable, named)
     ]
+
+
+def _submits(mark: Mark) -> bool:
+    return "Button" in mark.node.class_name and not mark.node.checkable
 
 
 def _names(text: str, label: str) -> bool:

@@ -8,7 +8,9 @@ way does not lead where it did). What counts as "seen again" depends on how the 
 it (`Proof`): the oracles' kind of finding again (a crash, an ANR, a must-not condition, a project
 check); for a judge's finding, the very screen it judged (the judge is not asked again); for a done-when
 never seen, the evidence again: the same element's action contradicting the feature the same way (it
-changes nothing, shows an error, opens the screen another element names), with the done-when still unmet.
+changes nothing, shows an error, opens the screen another element names), with the done-when still unmet;
+for a done-when not kept over time, the run's own walk (which set it, left and came back) ending on the
+same screen without it.
 A replay that only repeats the way without that contradiction confirms nothing.
 """
 
@@ -143,6 +145,8 @@ class Confirmer:
             return [Way((), start, "a fresh launch")]
         ways = ways_to(self.run.tree, self.run.moves, ending.at_step, self.run.idle, start=start)
         run = self.run
+        if ending.proof is Proof.NOT_KEPT:  # the walk sets what must be kept, then leaves and comes back
+            return ways[-1:]
         if ending.proof is Proof.NEVER_SEEN and run.coverage.changed_before(
             ending.at_step, run.feature_words()
         ):
@@ -193,6 +197,11 @@ class Confirmer:
                     if state.key == way.expected:
                         return Replay(True)
                     why = f"the replay reached {state.name}, not {self._name(way.expected)}"
+                case Proof.NOT_KEPT:
+                    if state.key == way.expected and not reading.met:
+                        return Replay(True)
+                    held = "the done-when held again" if reading.met else "the way ended elsewhere"
+                    why = f"{held} this time (the replay reached {state.name})"
                 case Proof.NEVER_SEEN:
                     if reading.met:
                         return Replay(False, f"the done-when conditions held this time, on {state.name}")
@@ -224,7 +233,8 @@ class Confirmer:
                 else OutcomeKind.NO_CHANGE
             )
         title = after.screen.title or state.name
-        facts = facts_of(before.screen, element.ref, after.screen, tried.blanks, self.run.coverage.given)
+        given, empty = self.run.coverage.given, self.run.coverage.empty
+        facts = facts_of(before.screen, element.ref, after.screen, tried.blanks, given, empty)
         again = contradiction(kind, facts, tried.label, title)
         expected, said = tried.contradiction
         if again is not None and again[0] is expected:

@@ -37,7 +37,7 @@ from pytest_fairy.explore.families import sampled
 from pytest_fairy.explore.policy import RiskPolicy
 from pytest_fairy.explore.state import StateId, layout_of
 from pytest_fairy.explore.tried import MOVED_ON, Log, Tried
-from pytest_fairy.explore.vocabulary import LEAVING_LABELS
+from pytest_fairy.explore.vocabulary import LEAVING_LABELS, asks_empty
 from pytest_fairy.perception.refs import family, list_row
 from pytest_fairy.perception.relevance import tokens
 from pytest_fairy.perception.screen import Mark, Screen
@@ -78,6 +78,7 @@ class Coverage:
         the spec's test data (`Target.inputs`), which the run did not make up."""
         self.policy = policy or RiskPolicy()
         self.given = frozenset(v for v in given if v)
+        self.empty = asks_empty(words)  # it asks for a form submitted empty
         self._words = tokens(words)
         self._pages: dict[str, _Page] = {}
         self._tried_refs: set[str] = set()
@@ -137,7 +138,7 @@ class Coverage:
         reached = self._pages.get(after.key)
         led_to = (reached.title or reached.name) if reached is not None else after.name
         facts = (
-            facts_of(screens[0], ref, screens[1], page.blanks, self.given)
+            facts_of(screens[0], ref, screens[1], page.blanks, self.given, self.empty)
             if screens is not None and ref
             else Facts()
         )

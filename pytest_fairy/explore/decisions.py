@@ -85,6 +85,7 @@ class Origin(StrEnum):
     RETURN = "return"  # the explorer's way back out of a sub-feature the judge found complete
     REPLAY = "replay"  # served from the decision cache, as recorded on an earlier run
     HOOK = "hook"  # a project's review hook took this action in place of the one decided
+    CHECK = "check"  # the explorer's way out and back again, to see the done-when hold over time
 
 
 # How the reasoning of a decision the brain did not make begins: words for the report and for the

@@ -88,12 +88,13 @@ class Contradiction(StrEnum):
 class Against:
     """A step's contradiction of its feature, as a check an exported reproduction makes after that step:
     the element `label`'s action must change the screen (NOTHING), must not show the error `shown`
-    (ERROR), must not open the screen titled `shown` (WRONG_SCREEN), must not say `shown`, that nothing was
-    found (NOTHING_FOUND)."""
+    (ERROR), must not open the screen `screen` (WRONG_SCREEN: no `shown`, a text only that screen showed),
+    must not say `shown`, that nothing was found (NOTHING_FOUND)."""
 
     kind: Contradiction
     label: str
     shown: str = ""
+    screen: str = ""  # WRONG_SCREEN: the title of the screen it opened
 
     def __str__(self) -> str:
         match self.kind:
@@ -106,7 +107,7 @@ class Against:
             case Contradiction.LOST:
                 return f"'{self.label}' stays {self.shown}"
             case _:
-                return f"tapping '{self.label}' does not open {self.shown}"
+                return f"tapping '{self.label}' does not open {self.screen or self.shown}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +117,7 @@ class Facts:
     control: Control = Control.OTHER
     # The form inputs not set when it was taken: `'Email' empty`, `'I agree' unticked`.
     unset: tuple[str, ...] = ()
+    emptied: bool = False  # its form was empty, as the feature asks (`facts_of`)
     credentials: bool = False  # a password field was on its screen, or on the one it led to
     query: bool = False  # its screen asks for a query (a search field): the run's own words may find nothing
     searched: bool = False  # its screen asks for a query, and a field holds the spec's test data
@@ -125,40 +127,56 @@ class Facts:
     error: str = ""  # error text (or an error toast) that its outcome showed and the screen before did not
     toast: str = ""  # a toast its outcome showed
     dialog: bool = False  # it led to a dialog
+    # A text of the screen it led to that the screen before did not show: what tells that screen apart
+    # (its title may be a tab's label on every page too).
+    arrived: str = ""
     retitled: bool = False  # it led to a screen of another title: away from the page, not a change on it
     here: bool = False  # the element names the screen it is on (a selected tab): tapping it may do nothing
 
 
 def facts_of(
-    acted_on: Screen, ref: str, reached: Screen, blanks: Sequence[str], given: Collection[str] = ()
+    acted_on: Screen,
+    ref: str,
+    reached: Screen,
+    blanks: Sequence[str],
+    given: Collection[str] = (),
+    empty: bool = False,
 ) -> Facts:
     """The facts of the action on the element `ref` of `acted_on` that led to `reached`; `blanks` are the
     texts its page's fields showed when the page was first seen, in reading order; `given`, the spec's
-    test data (what a field holding one of them was typed from the spec, not made up)."""
+    test data (what a field holding one of them was typed from the spec, not made up); `empty`, the
+    feature asks for its form submitted empty (a form with every field empty is then set as asked)."""
     marks = usable(acted_on)
+    unset = unset_inputs(marks, blanks)
+    fields_unset = unset_inputs(marks, blanks, boxes=False)
+    emptied = empty and bool(fields_unset) and len(fields_unset) == len(_fields(marks))
+    if emptied:
+        unset = ()  # every field empty, as the feature asks
     mark = next((m for m in marks if m.ref == ref), None)
     before = set(_texts(acted_on)) | set(acted_on.toasts)
     new_toasts = [t for t in reached.toasts if t not in acted_on.toasts]
     shown = [t for t in (*_texts(reached), *new_toasts) if t not in before]
     errors = [t for t in shown if _is_error(t)]
-    empty = [t for t in shown if any(w in t.casefold() for w in NOTHING_FOUND_WORDS)]
+    found_none = [t for t in shown if any(w in t.casefold() for w in NOTHING_FOUND_WORDS)]
     label = mark.label.strip().casefold() if mark is not None else ""
     asks = _asks_query_on(acted_on, marks, mark)
     searched = asks and any(node.text in given for node in _fields(marks) if node.text)
     return Facts(
         control=_control(mark),
-        unset=unset_inputs(marks, blanks),
+        unset=unset,
+        emptied=emptied,
         credentials=any(m.node.password for m in (*marks, *usable(reached))),
         query=asks and not searched,
         searched=searched,
-        nothing_found=empty[0][:ERROR_QUOTED] if empty else "",
+        nothing_found=found_none[0][:ERROR_QUOTED] if found_none else "",
         leaving=label in LEAVING_LABELS,
         siblings=tuple(m.label for m in marks if m is not mark and m.label),
         error=errors[0][:ERROR_QUOTED] if errors else "",
+        arrived=next((t for t in _texts(reached) if t not in before and t != reached.title), ""),
         toast=new_toasts[0] if new_toasts else "",
         dialog=reached.has_dialog and not acted_on.has_dialog,
         retitled=reached.title != acted_on.title,
-        here=mark is not None and (mark.node.selected or names(mark.label, acted_on.title)),
+        here=mark is not None and (mark.node.selected or _tab_of(mark.label, acted_on.title)),
     )
 
 
@@ -177,7 +195,8 @@ class Lost:
 
 class Settings:
     """The switches and boxes the run set, as it set them. One shown the other way once the run has left
-    its page and come back, untouched since, is a setting the app lost."""
+    its page and come back, untouched since, is a setting the app lost. Not a box of a form (a page with
+    text fields): a form may well start afresh each time it is opened."""
 
     def __init__(self) -> None:
         self._set: dict[str, Lost] = {}  # by the element's ref
@@ -187,7 +206,7 @@ class Settings:
         it found lost on the page it came to."""
         acted_on, reached = screens
         marks = {m.ref: m for m in usable(reached) if m.node.checkable}
-        if facts.control is Control.OPTION and ref in marks:
+        if facts.control is Control.OPTION and ref in marks and not _fields(usable(acted_on)):
             self._set[ref] = Lost(marks[ref].label, marks[ref].node.checked, step)
             return None
         if reached.title == acted_on.title:
@@ -216,14 +235,14 @@ def field_texts(screen: Screen) -> tuple[str, ...]:
     return tuple(node.text for node in _fields(usable(screen)))
 
 
-def unset_inputs(marks: Sequence[Mark], blanks: Sequence[str]) -> tuple[str, ...]:
+def unset_inputs(marks: Sequence[Mark], blanks: Sequence[str], *, boxes: bool = True) -> tuple[str, ...]:
     """The inputs of a form not set: fields empty or showing what they showed at first sight, check boxes
-    unticked."""
+    unticked (unless not `boxes`)."""
     fields = _fields(marks)
     first = list(blanks) if len(blanks) == len(fields) else [""] * len(fields)
     pairs = zip(fields, first, strict=True)
     unset = [f"'{f.text or f.short_id or 'a field'}' empty" for f, b in pairs if f.text in ("", b)]
-    unset += [f"'{m.label}' unticked" for m in marks if _box(m.node) and not m.node.checked]
+    unset += [f"'{m.label}' unticked" for m in marks if boxes and _box(m.node) and not m.node.checked]
     return tuple(unset)
 
 
@@ -303,14 +322,21 @@ def changes_data(label: str, facts: Facts, kind: OutcomeKind) -> bool:
     return facts.control is Control.OPTION or (facts.control is Control.BUTTON and keeps)
 
 
-def relevance(label: str, via: str, control: Control, words: frozenset[str]) -> int:
+def relevance(label: str, via: str, control: Control, words: frozenset[str], emptied: bool = False) -> int:
     """How strongly the feature's words (`tokens` of them) point at an element: the words its label
-    shares with them, else 1 for a form's commit button on a screen an element they name opened."""
+    shares with them, else 1 for a form's commit button on a screen an element they name opened, or on
+    a form the feature asks to submit empty and that was (`emptied`)."""
     shared = overlap(label, words)
     if shared or control is not Control.BUTTON:
         return shared
     commits = _says(label, COMMIT_WORDS)
-    return 1 if commits and via and overlap(via, words) else 0
+    return 1 if commits and (emptied or via and overlap(via, words)) else 0
+
+
+def _tab_of(label: str, title: str) -> bool:
+    """A label naming the screen it is on, like the tab of that screen: not a commit button, which may
+    share its form's title (`Create account` on `Create your account`)."""
+    return names(label, title) and not _says(label, COMMIT_WORDS)
 
 
 def _says(label: str, words: frozenset[str]) -> bool:

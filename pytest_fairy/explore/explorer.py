@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from pytest_fairy.devices.events import joined, still_running
+from pytest_fairy.devices.events import still_running
 from pytest_fairy.devices.protocol import (
     Device,
     Diagnostics,
@@ -56,8 +56,10 @@ from pytest_fairy.explore.step import (
     choose,
     defect,
     escape_from,
+    noted,
     read_oracles,
     return_step,
+    take_note,
 )
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.tree import FeatureStatus
@@ -169,7 +171,7 @@ class Explorer:
         try:
             seen = self._begin(run)  # launch, perceive, plan
             while True:
-                course = _noted(self.device, course)  # a reconnect since the last action joins its record
+                course = noted(self.device, course)  # a reconnect since the last action joins its record
                 if course.awaiting is not None:  # and after it, the app under test must still be in front
                     still_running(
                         self.device, run.target.package, course.awaiting.record.device_note, course.steps
@@ -250,12 +252,14 @@ class Explorer:
         if reading.findings:
             reason = "; ".join(f.message for f in reading.findings)
             return Ending(Verdict.FAILED, reason, reading.findings, Proof.ORACLES, ctx.step - 1)
+        if run.keeping is not None:  # left and on the way back: the done-when must hold again there
+            return None if run.keeping.pending else run.keeping.verdict(ctx)
         if ctx.oracles_met and run.judge_due(ctx.state):
             judgement = self.brain.judge(ctx)
             if judgement.findings:
                 return defect(judgement, ctx.step - 1)
             if judgement.complete:
-                return Ending(Verdict.PASSED, judgement.reason)
+                return run.complete(ctx, judgement.reason)
         return None
 
     def _decide(self, run: Run, ctx: StepContext) -> Decision | Ending:
@@ -269,6 +273,12 @@ class Explorer:
 
         The brain is told of the escapes and return steps it did not decide (`witness`), once each.
         """
+        if run.keeping is not None and run.keeping.pending:  # the way out and back of a check over time
+            check = run.keeping.next(ctx.screen)
+            if isinstance(check, str):
+                return run.keeping.lost(check)
+            witness(self.brain, ctx, check)
+            return check
         if ctx.warning is not None and ctx.warning.kind is VerdictKind.ESCAPE:
             escape = escape_from(ctx.warning, ctx.screen)
             witness(self.brain, ctx, escape)
@@ -302,7 +312,7 @@ class Explorer:
             return defect(judgement, ctx.step - 1)
         done_when = run.mission.done_when
         if judgement.complete and (not done_when or course.oracles_seen):
-            return Ending(Verdict.PASSED, judgement.reason)
+            return run.passed(judgement.reason)
         missing = bool(done_when) and not course.oracles_seen
         if missing and not run.coverage.left():
             return run.never_saw(ctx.unmet_oracles)
@@ -374,25 +384,9 @@ class Explorer:
             usage=self.brain.usage(),
             replayed=choice.decided.origin is Origin.REPLAY,
             origin=choice.taken.origin,
-            device_note=_take_note(self.device),
+            device_note=take_note(self.device),
             # Encoded on the encoder's thread: the next step does not wait for it; the sinks take the bytes.
             screenshot=self.screenshots.submit(arrival.seen.som.full),
         )
         return Attempt(choice.words, choice.key, arrival.state, record, choice.denial, error)
 
-
-def _take_note(device: object) -> str:
-    """What a device said about the action just taken (U2Device: how it typed), if it says anything."""
-    take = getattr(device, "take_note", None)
-    return str(take()) if callable(take) else ""
-
-
-def _noted(device: object, course: Course) -> Course:
-    """What the device said since the last action was recorded (a reconnect while reading its outcome)
-    joins that action's record."""
-    note = _take_note(device) if course.awaiting is not None else ""
-    if not note or course.awaiting is None:
-        return course
-    record = course.awaiting.record
-    record = replace(record, device_note=joined(record.device_note, note))
-    return replace(course, awaiting=replace(course.awaiting, record=record))

@@ -10,7 +10,7 @@ from pytest_fairy.explore.action import Action
 from pytest_fairy.explore.oracles import Finding, Observation
 from pytest_fairy.explore.policy import RiskPolicy
 from pytest_fairy.perception.screen import Screen
-from pytest_fairy.spec.model import Oracle
+from pytest_fairy.spec.model import After, Oracle
 
 # A second opinion on each action the risk policy let through: None lets it go, a string vetoes it (the
 # reason, fed back to the brain as a denial), an Action is taken instead.
@@ -23,10 +23,11 @@ DefectCheck = Callable[[Observation], Iterable[Finding]]
 class Mission:
     """What decides the verdict of one feature: its oracles and the risky actions it may take, plus the
     project's own additions (pytest_fairy's hooks arrive here): `checks` for more defects, `review` to
-    veto or rewrite actions."""
+    veto or rewrite actions; `after`, what the done-when must hold again after."""
 
     done_when: Sequence[Oracle] = ()
     must_not: Sequence[Oracle] = ()
     policy: RiskPolicy = field(default_factory=RiskPolicy)
     checks: Sequence[DefectCheck] = ()
     review: ActionReview | None = None
+    after: After | None = None  # the done-when must hold again after this (`keeping`)

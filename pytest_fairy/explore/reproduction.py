@@ -31,6 +31,7 @@ class Proof(StrEnum):
     ORACLES = "oracles"  # the oracles' finding (crash, ANR, must-not, a project check): the same kind again
     SCREEN = "screen"  # the judge's finding on a screen: the same screen reached again
     NEVER_SEEN = "never seen"  # done-when never held: the same element's action contradicts it again
+    NOT_KEPT = "not kept"  # done-when held, not after leaving and coming back: the run's walk, and not again
 
 
 @dataclass(frozen=True, slots=True)

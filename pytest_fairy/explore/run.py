@@ -15,6 +15,7 @@ from pytest_fairy.explore.coverage import Coverage
 from pytest_fairy.explore.decisions import OutcomeKind, Plan, StepContext, Usage
 from pytest_fairy.explore.families import Families
 from pytest_fairy.explore.guard import GuardVerdict, LoopGuard, VerdictKind
+from pytest_fairy.explore.keeping import AFTER_WORDS, Keeping
 from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.explore.reproduction import Move, Proof
@@ -63,6 +64,7 @@ class Run:
         # Every action carried out, by step: the ways a defect's confirmation replays (`reproduction`).
         self.moves: dict[int, Move] = {}
         self.idle: set[int] = set()  # the steps whose action changed nothing
+        self.keeping: Keeping | None = None  # a check over time under way (`keeping`)
         # How much of the app's log the oracles have read, and how it began (to know it only grew).
         self._log_read = 0
         self._log_head = ""
@@ -171,6 +173,28 @@ class Run:
         due = screen not in self._judged
         self._judged.add(screen)
         return due
+
+    def complete(self, ctx: StepContext, reason: str) -> Ending | None:
+        """The judge calls the feature complete on the screen of `ctx`: passed; or, for a feature whose
+        done-when must hold again after something (`Mission.after`), the check over time begins (None:
+        the run goes on, `keeping`)."""
+        after = self.mission.after
+        if after is None or self.keeping is not None:
+            return self.passed(reason)
+        self.keeping = Keeping.start(after, ctx, reason, self.tree, self.moves)
+        return None
+
+    def passed(self, reason: str) -> Ending:
+        """The judge's "complete" as the run's last word: passed, unless the done-when must hold again
+        after something (`Mission.after`) and the run ends before it was seen to."""
+        after = self.mission.after
+        if after is None:
+            return Ending(Verdict.PASSED, reason)
+        return Ending(
+            Verdict.INCONCLUSIVE,
+            f"the judge calls the feature complete ({reason}), but the run ended before the done-when was "
+            f"seen again after {AFTER_WORDS[after]}",
+        )
 
     def limits(
         self, warning: GuardVerdict, steps: int, usage: Usage, unmet: Sequence[str] = ()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from pytest_fairy.devices.events import joined
 from pytest_fairy.explore.action import Action, ActionError, ActionKind
 from pytest_fairy.explore.decisions import (
     ESCAPE_PREFIX,
@@ -231,3 +232,20 @@ def return_step(screen: Screen, why: str, *, sub_feature: str = "") -> Decision:
         sub_feature=sub_feature,
         origin=Origin.RETURN,
     )
+
+
+def take_note(device: object) -> str:
+    """What a device said about the action just taken (U2Device: how it typed), if it says anything."""
+    take = getattr(device, "take_note", None)
+    return str(take()) if callable(take) else ""
+
+
+def noted(device: object, course: Course) -> Course:
+    """What the device said since the last action was recorded (a reconnect while reading its outcome)
+    joins that action's record."""
+    note = take_note(device) if course.awaiting is not None else ""
+    if not note or course.awaiting is None:
+        return course
+    record = course.awaiting.record
+    record = replace(record, device_note=joined(record.device_note, note))
+    return replace(course, awaiting=replace(course.awaiting, record=record))

@@ -23,11 +23,10 @@ from pytest_fairy.explore.evidence import (
     relevance,
     signs_in,
 )
+from pytest_fairy.explore.vocabulary import asks_empty
 from pytest_fairy.perception.relevance import overlap, tokens
 
 MOVED_ON = frozenset({OutcomeKind.NEW_STATE, OutcomeKind.STATE_CHANGED})
-# Words of a feature that asks for a form left empty ("submitting the empty form shows the errors").
-ASKS_EMPTY = ("empty", "blank", "without filling", "不填", "留空", "为空", "空白", "未填")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +65,7 @@ class Tried:
         """How strongly the feature's words point at it (at the setting it found lost, if it did)."""
         if self.lost is not None:
             return relevance(self.lost.label, "", Control.OPTION, words)
-        return relevance(self.label, self.via, self.facts.control, words)
+        return relevance(self.label, self.via, self.facts.control, words, self.facts.emptied)
 
     @property
     def against(self) -> Against | None:
@@ -78,10 +77,11 @@ class Tried:
             return Against(Contradiction.LOST, self.lost.label, "on" if self.lost.was else "off")
         shown = {
             Contradiction.ERROR: self.facts.error,
-            Contradiction.WRONG_SCREEN: self.led_to,
+            Contradiction.WRONG_SCREEN: self.facts.arrived or self.led_to,
             Contradiction.NOTHING_FOUND: self.facts.nothing_found,
         }
-        return Against(found[0], self.label, shown.get(found[0], ""))
+        screen = self.led_to if found[0] is Contradiction.WRONG_SCREEN else ""
+        return Against(found[0], self.label, shown.get(found[0], ""), screen)
 
     @property
     def did(self) -> str:
@@ -121,9 +121,23 @@ class Log:
             and t.contradiction is not None
             and (score := t.relevance(wanted)) > 0
             and not self._changed_since(t, " ".join(words))
+            and not self._did_before(t)
         ]
         best = max(scored, key=lambda s: (s[0], -s[1]), default=None)
         return best[2] if best is not None else None
+
+    def _did_before(self, tried: Tried) -> bool:
+        """A tap that changed nothing right after the same element, on the same page, did something (the
+        last action that changed anything): the first tap's effect was there already (the error it
+        showed), so the second proves nothing. After a field typed or a box ticked it proves as much as
+        any."""
+        if tried.contradiction is None or tried.contradiction[0] is not Contradiction.NOTHING:
+            return False
+        earlier = [
+            t for t in self._actions if t.step < tried.step and t.outcome.kind is not OutcomeKind.NO_CHANGE
+        ]
+        last = earlier[-1] if earlier else None
+        return last is not None and last.label == tried.label and last.page == tried.page
 
     def at(self, step: int, first: str = "") -> Tried | None:
         """The action taken at `step`, if the run recorded one there."""
@@ -174,7 +188,7 @@ class Log:
         """What the run cannot know of the feature (`words`), though it tried everything it reached: the
         steps against it taken before the feature changed the app's data, and not since; the buttons it
         points to that were only ever tried with their form unset, or, when the feature asks for an empty
-        form (`ASKS_EMPTY`), only with it filled."""
+        form (`asks_empty`), only with it filled."""
         wanted = tokens(" ".join(words))
         stale: dict[str, str] = {}
         for t in self._judged_all(first):
@@ -200,7 +214,7 @@ class Log:
                 found.setdefault(
                     (t.page, t.label), f"'{t.label}' on {t.page} tried only with {', '.join(t.facts.unset)}"
                 )
-        if any(word in " ".join(words).casefold() for word in ASKS_EMPTY):
+        if asks_empty(" ".join(words)):
             forms = [t for t in pointed if t.blanks]
             emptied = {(t.page, t.label) for t in forms if _empty_fields(t) == len(t.blanks)}
             for t in forms:

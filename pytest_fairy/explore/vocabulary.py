@@ -71,6 +71,31 @@ NOTHING_FOUND_WORDS = (
     "没有相关",
     "暂无",
 )
+# Words of a feature that asks for a form submitted with its fields empty; and of one that only says a
+# field may be left empty (optional), which asks no such thing.
+ASKS_EMPTY = ("empty", "blank", "without filling", "不填", "留空", "为空", "空白", "未填")
+MAY_BE_EMPTY = (
+    "may be empty",
+    "can be empty",
+    "may be left empty",
+    "can be left empty",
+    "可不填",
+    "可以不填",
+    "可留空",
+    "可为空",
+    "可以为空",
+    "选填",
+)
+
+
+def asks_empty(text: str) -> bool:
+    """Whether `text` (a feature's words) asks for a form submitted empty."""
+    text = text.casefold()
+    for optional in MAY_BE_EMPTY:
+        text = text.replace(optional, " ")
+    return any(word in text for word in ASKS_EMPTY)
+
+
 # Titles of a screen that asks to sign in: a login wall any element of a signed-out app may lead to.
 SIGN_IN_WORDS = ("sign in", "sign-in", "log in", "login", "登录", "登入")
 # Labels that keep something in the app's data besides committing a form: what a feature saves or adds.

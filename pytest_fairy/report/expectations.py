@@ -3,8 +3,9 @@
 A crash seen becomes "the app does not crash", a must-not condition seen becomes its opposite, and a
 feature that never got done becomes the opposite of its evidence step's contradiction (`explore.evidence`):
 the button that changed nothing changes the screen, the error it showed is not shown, the screen another
-element names is not opened. So the test fails on the broken app and passes on the fixed one, whatever
-else the feature needs after that step. What the exports cannot express (a judge's finding, a project's
+element names is not opened; a done-when not kept over time holds once the walk has left and come back.
+So the test fails on the broken app and passes on the fixed one, whatever else the feature needs after
+that step. What the exports cannot express (a judge's finding, a project's
 own oracle, a state of the feature tree) is `Expectations.missing`, and a file that would need it is not
 written: the files never claim to check what they do not.
 """
@@ -82,6 +83,8 @@ def expectations(reproduction: Reproduction) -> Expectations:
         wanted = [Expectation(o, holds=False) for o in oracles]
         if not wanted:
             return Expectations((), (f"{finding.kind}: {finding.message}",))
+    elif reproduction.proof is Proof.NOT_KEPT:  # set, left and come back to: the done-when holds again
+        wanted = [Expectation(o, holds=True) for o in reproduction.done_when]
     else:
         if reproduction.against is None:
             return Expectations((), (f"{finding.message} (no step's outcome to check)",))

@@ -131,6 +131,8 @@ def _commands(move: Move, i: int, env: dict[str, None]) -> list[Any]:
             return ["back"]
         case ActionKind.ENTER:
             return [{"pressKey": "Enter"}]
+        case ActionKind.RESTART:  # the app under test stopped and launched again, its data kept
+            return ["stopApp", "launchApp"]
     raise Unwritable(f"step {i} ({move.words}) acts on a view with nothing to find it by")
 
 

@@ -112,6 +112,8 @@ def _move_lines(move: Move, i: int, env: dict[str, None]) -> list[str]:
             return ['d.press("back")']
         case ActionKind.ENTER:
             return ['d.press("enter")']
+        case ActionKind.RESTART:
+            return ["d.app_stop(PACKAGE)", "d.app_start(PACKAGE, ACTIVITY)"]
     raise Unwritable(f"step {i} ({move.words}) acts on a view with nothing to find it by")
 
 

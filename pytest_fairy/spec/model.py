@@ -25,6 +25,8 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     StringConstraints,
+    ValidationInfo,
+    field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -201,6 +203,14 @@ class Reset(StrEnum):
     NONE = "none"
 
 
+class After(StrEnum):
+    """What a feature's done-when must hold again after (`keeping` in the explorer): leaving its screen by
+    Back and coming back the way it came, or a relaunch of the app with its data kept."""
+
+    BACK_AND_RETURN = "back_and_return"
+    RELAUNCH = "relaunch"
+
+
 class Defaults(_Model):
     max_steps: Positive | None = None
     reset: Reset | None = None
@@ -236,6 +246,14 @@ class Feature(_Model):
     reset: Reset | None = None
     tags: tuple[Tag, ...] = ()
     inputs: Inputs = {}
+    after: After | None = None
+
+    @field_validator("after")
+    @classmethod
+    def _after_needs_done_when(cls, after: After | None, info: ValidationInfo) -> After | None:
+        if after is not None and not info.data.get("done_when"):
+            raise _fail("'after' checks the done_when again, and there is none", " (add a done_when)")
+        return after
 
     _path: Path = PrivateAttr(default=Path("<spec>"))
     _line: int = PrivateAttr(default=0)

@@ -6,7 +6,11 @@ from __future__ import annotations
 from core_coverage import PKG, act, button, key, look, page, start
 from core_dumps import v, window
 
+from pytest_fairy.explore.coverage import Coverage
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind
+from pytest_fairy.explore.state import StateId
+from pytest_fairy.explore.vocabulary import asks_empty
+from pytest_fairy.perception.screen import Screen
 
 FEATURE = ["visible: 已是最新版本", "检查更新"]
 
@@ -335,3 +339,78 @@ def test_a_search_page_whose_field_says_nothing_of_searching_still_asks_for_a_qu
     act(cov, 1, search, "Title or author", OutcomeKind.CONTENT_CHANGED, typed, action="type")
     act(cov, 2, typed, "Go", OutcomeKind.NO_CHANGE, typed)
     assert cov.evidence(["search books: type Dune and tap Go"]) is None
+
+
+def test_a_box_of_a_form_unticked_when_the_run_came_back_is_no_lost_setting() -> None:
+    """A form may start afresh each time it opens: its boxes are not settings the app must keep."""
+    cov, home = start(page("Home", button("Feedback")))
+    form = look(page("Feedback", field("Your message"), box("I agree", False)), activity="a.Form")
+    ticked = look(page("Feedback", field("Your message"), box("I agree", True)), activity="a.Form")
+    act(cov, 1, home, "Feedback", OutcomeKind.NEW_STATE, form)
+    act(cov, 2, form, "I agree", OutcomeKind.CONTENT_CHANGED, ticked)
+    cov.acted(3, ticked[0], "back|||", "back", Outcome("back", OutcomeKind.STATE_CHANGED), home[0], (ticked[1], home[1]))
+    act(cov, 4, home, "Feedback", OutcomeKind.STATE_CHANGED, form)
+    assert cov.evidence(["send feedback: agree to the terms, keep it"]) is None
+
+
+def covered(words: str, given: list[str], *windows: object) -> tuple[Coverage, tuple[StateId, Screen]]:
+    """`start`, for a feature about `words` whose spec gives the test data `given`."""
+    cov = Coverage(words=words, given=given)
+    here = look(*windows)
+    cov.saw(*here, in_app=True)
+    return cov, here
+
+
+def test_an_empty_submit_the_feature_asks_for_that_changed_nothing_is_the_evidence() -> None:
+    words = "预约挂号：不填写任何内容，直接点 提交预约 请填写就诊人姓名"
+    cov, form = covered(words, [], page("预约挂号", field("就诊人姓名"), field("手机号码"), button("提交预约")))
+    act(cov, 1, form, "提交预约", OutcomeKind.NO_CHANGE, form)
+    assert str(cov.evidence([words])) == "step 1 (tap 提交预约 on 预约挂号) changed nothing"
+    # A feature that does not ask for it: an empty form may be the app asking for its fields.
+    cov, form = covered("预约挂号：填写后提交预约", [], page("预约挂号", field("就诊人姓名"), button("提交预约")))
+    act(cov, 1, form, "提交预约", OutcomeKind.NO_CHANGE, form)
+    assert cov.evidence(["预约挂号：填写后提交预约"]) is None
+
+
+def test_a_search_on_the_specs_input_that_finds_nothing_is_the_evidence() -> None:
+    words = "search the shop for the fruit Search products banana"
+    empty = v("TextView", "No results for your search", id="tv_empty")
+    for given, evidence in ((["banana"], True), ([], False)):
+        cov, search = covered(words, given, page("Search", field("Search products"), button("Search")))
+        typed = look(page("Search", field("Search products", "banana"), button("Search")))
+        none = look(page("Search", field("Search products", "banana"), button("Search"), empty))
+        act(cov, 1, search, "Search products", OutcomeKind.CONTENT_CHANGED, typed, action="type")
+        act(cov, 2, typed, "Search", OutcomeKind.CONTENT_CHANGED, none)
+        found = cov.evidence([words])
+        if evidence:
+            assert str(found) == (
+                "step 2 (tap Search on Search) found nothing for the spec's input ('No results for your search')"
+            )
+        else:  # a query the run made up may well find nothing
+            assert found is None
+
+
+def test_a_submit_named_like_its_forms_title_that_changed_nothing_is_the_evidence() -> None:
+    """Not the tab of its screen: `Create account` on `Create your account` commits the form."""
+    cov, here = start(page("Create your account", box("I agree", True), button("Create account")))
+    act(cov, 1, here, "Create account", OutcomeKind.NO_CHANGE, here)
+    assert str(cov.evidence(["create account: join with a name"])) == (
+        "step 1 (tap Create account on Create your account) changed nothing"
+    )
+
+
+def test_a_submit_that_changed_nothing_right_after_it_showed_its_errors_is_no_evidence() -> None:
+    """The empty form's first submit showed the errors; the second finds them there already."""
+    words = "预约到店：什么都不填直接点 确认提交"
+    cov, form = covered(words, [], page("预约到店", field("姓名"), button("确认提交")))
+    errors = look(page("预约到店", field("姓名"), button("确认提交"), v("TextView", "请填写必填项", id="err")))
+    act(cov, 1, form, "确认提交", OutcomeKind.CONTENT_CHANGED, errors)
+    act(cov, 2, errors, "确认提交", OutcomeKind.NO_CHANGE, errors)
+    assert cov.evidence([words]) is None
+
+
+def test_a_field_that_may_be_left_empty_asks_for_no_empty_form() -> None:
+    assert asks_empty("预约到店：什么都不填直接点「确认提交」")
+    assert asks_empty("submit the empty form and see the errors")
+    assert not asks_empty("预约到店表单能提交成功（姓名填“陈静”，邮箱可不填）")
+    assert not asks_empty("sign up; the phone number can be left empty")

@@ -15,10 +15,15 @@ pytestmark = pytest.mark.wire
 
 GOALS = Path(__file__).resolve().parents[1] / "goals"
 # (app, feature) whose broken twin fails
-BROKEN = [("fruit_search", "search for a fruit")]
+BROKEN = [
+    ("fruit_search", "search for a fruit"),
+    ("night_reader", "dark mode stays on"),
+    ("night_reader", "large text stays on"),
+    ("signup_form", "empty form shows the errors"),
+]
 
 
-@pytest.mark.parametrize(("app", "feature"), BROKEN, ids=[b[0] for b in BROKEN])
+@pytest.mark.parametrize(("app", "feature"), BROKEN, ids=[f"{a}-{f}" for a, f in BROKEN])
 def test_the_exported_reproduction_fails_on_the_broken_app_and_passes_on_the_working_one(
     pytester: pytest.Pytester, farm: Farm, lock_dir: Path, tmp_path: Path, app: str, feature: str
 ) -> None:
@@ -28,7 +33,7 @@ def test_the_exported_reproduction_fails_on_the_broken_app_and_passes_on_the_wor
     artifacts = tmp_path / "artifacts"
     spec = suite / f"{app}_broken" / f"test_{app}_broken.yaml"
     result = pytester.runpytest_subprocess(
-        str(spec), f"--rootdir={suite}", "-p", "no:cacheprovider", f"--fairy-artifacts={artifacts}"
+        f"{spec}::{feature}", f"--rootdir={suite}", "-p", "no:cacheprovider", f"--fairy-artifacts={artifacts}"
     )
     result.assert_outcomes(failed=1)
     (exported,) = artifacts.rglob(reproduction_file_name(feature))

@@ -30,16 +30,22 @@ def explore(app: str, feature: str) -> Exploration:
 # (app, feature, what its broken twin's failure names)
 CASES = [
     ("fruit_search", "search for a fruit", "(tap [3] Search on Search) found nothing for the spec's input"),
+    ("night_reader", "dark mode stays on", "no longer held on Settings after a relaunch of the app (step 4)"),
+    ("night_reader", "large text stays on", "no longer held on Settings after leaving it and coming back"),
+    ("signup_form", "empty form shows the errors", "step 2 (tap [5] Create account on Create your account) changed"),
 ]
 
 
-@pytest.mark.parametrize(("app", "feature", "evidence"), CASES, ids=[c[0] for c in CASES])
+IDS = [f"{app}-{feature}" for app, feature, _ in CASES]
+
+
+@pytest.mark.parametrize(("app", "feature", "evidence"), CASES, ids=IDS)
 def test_the_working_app_passes(app: str, feature: str, evidence: str) -> None:
     result = explore(app, feature)
     assert result.verdict is Verdict.PASSED, result.reason
 
 
-@pytest.mark.parametrize(("app", "feature", "evidence"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(("app", "feature", "evidence"), CASES, ids=IDS)
 def test_the_broken_twin_fails_at_the_step_that_shows_it(app: str, feature: str, evidence: str) -> None:
     result = explore(f"{app}_broken", feature)
     assert result.verdict is Verdict.FAILED, result.reason
@@ -58,3 +64,42 @@ def test_without_the_specs_input_the_search_is_never_evidence(tmp_path: Path) ->
     device = VirtualDevice(tmp_path / "app.yaml", latency=False)
     result = Explorer(device, OfflineBrain()).explore(target_of(loaded, chosen), mission_of(loaded, chosen))
     assert result.verdict is Verdict.INCONCLUSIVE, result.reason
+
+
+def test_a_check_over_time_passes_only_once_the_done_when_held_again() -> None:
+    result = explore("night_reader", "dark mode stays on")
+    assert result.reason.endswith("; held again after a relaunch of the app (step 4)"), result.reason
+
+
+def test_without_after_the_app_that_forgets_passes_as_before(tmp_path: Path) -> None:
+    # What `after` adds: the same spec without it cannot tell the broken twin from the working app.
+    spec = (GOALS / "night_reader_broken" / "test_night_reader_broken.yaml").read_text("utf-8")
+    (tmp_path / "app.yaml").write_text((GOALS / "night_reader_broken" / "app.yaml").read_text("utf-8"), "utf-8")
+    (tmp_path / "test_app.yaml").write_text(spec.replace("    after: relaunch\n", ""), "utf-8")
+    loaded = load_spec(tmp_path / "test_app.yaml")
+    chosen = loaded.feature("dark mode stays on")
+    device = VirtualDevice(tmp_path / "app.yaml", latency=False)
+    result = Explorer(device, OfflineBrain()).explore(target_of(loaded, chosen), mission_of(loaded, chosen))
+    assert result.verdict is Verdict.PASSED, result.reason
+
+
+def test_a_check_over_time_that_cannot_come_back_is_inconclusive(tmp_path: Path) -> None:
+    # The library is the app's first screen: Back leaves the app and no move entered it to take again.
+    (tmp_path / "app.yaml").write_text((GOALS / "night_reader" / "app.yaml").read_text("utf-8"), "utf-8")
+    (tmp_path / "test_app.yaml").write_text(
+        "app: {name: Night Reader, package: com.example.nightreader, virtual: app.yaml}\n"
+        "features:\n"
+        "  - name: books stay\n"
+        "    goal: the library shows the books\n"
+        "    done_when: [{visible: 3 books}]\n"
+        "    after: back_and_return\n",
+        "utf-8",
+    )
+    loaded = load_spec(tmp_path / "test_app.yaml")
+    chosen = loaded.features[0]
+    device = VirtualDevice(tmp_path / "app.yaml", latency=False)
+    result = Explorer(device, OfflineBrain()).explore(target_of(loaded, chosen), mission_of(loaded, chosen))
+    assert result.verdict is Verdict.INCONCLUSIVE, result.reason
+    assert result.reason.startswith(
+        "the done-when held on My library at step 0, but after leaving it and coming back the way back ended on"
+    ), result.reason

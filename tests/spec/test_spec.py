@@ -341,6 +341,15 @@ BROKEN = {
         MINIMAL_HEAD + "features:\n  - name: x\n    goal: g\n    inputs: [banana]\n",
         7, "wrong type for 'inputs' in feature 'x': expected a mapping, got a list",
     ),
+    "unknown after": (
+        MINIMAL_HEAD + "features:\n  - name: x\n    goal: g\n    done_when: [{checked: Dark}]\n"
+        "    after: relunch\n",
+        8, "wrong type for 'after' in feature 'x': expected 'back_and_return' or 'relaunch', got text 'relunch'",
+    ),
+    "after without done_when": (
+        MINIMAL_HEAD + "features:\n  - name: x\n    goal: g\n    after: relaunch\n",
+        7, "'after' checks the done_when again, and there is none in feature 'x' (add a done_when)",
+    ),
     "recursive alias": (
         MINIMAL_HEAD + "features: &f\n  - name: x\n    goal: g\n    sub_features: *f\n",
         4, "recursive alias: a value contains itself",

@@ -154,5 +154,8 @@ def feature(
     done_when: list[dict[str, str]],
     path: list[Step],
     max_steps: int | None = None,
+    inputs: dict[str, str] | None = None,
 ) -> Feature:
-    return Feature(name=name, module=kind, goal=goal, done_when=done_when, path=path, max_steps=max_steps)
+    return Feature(
+        name=name, module=kind, goal=goal, done_when=done_when, path=path, max_steps=max_steps, inputs=inputs
+    )

@@ -205,7 +205,7 @@ def search(ctx: Context) -> Block:
         screens,
         variables={q: "", searched: False},
         features=[
-            feature(ctx, kind, name, goal, [{"visible": found}], path),
+            feature(ctx, kind, name, goal, [{"visible": found}], path, inputs={hint: query}),
             feature(
                 ctx,
                 kind,
@@ -213,6 +213,7 @@ def search(ctx: Context) -> Block:
                 goal2,
                 [{"visible": none}],
                 [tap(label), type_into(hint, missing), tap(go)],
+                inputs={hint: missing},
             ),
         ],
         sites=sites,

@@ -79,11 +79,14 @@ class Feature:
     clean_verdict: str = CLEAN_VERDICT
     max_steps: int | None = None
     start: str = "home screen"
+    inputs: dict[str, str] | None = None  # test data, as a tester writes it in the spec
 
     def spec_entry(self) -> dict[str, Any]:
         entry: dict[str, Any] = {"name": self.name, "goal": self.goal, "start": self.start}
         if self.max_steps is not None:
             entry["max_steps"] = self.max_steps
+        if self.inputs:
+            entry["inputs"] = dict(self.inputs)
         entry["done_when"] = [dict(c) for c in self.done_when]
         entry["must_not"] = ["crash", "anr"]
         return entry

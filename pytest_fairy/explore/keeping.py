@@ -1,0 +1,100 @@
+"""Checks over time: a feature whose done-when must hold again once the app was left (the spec's `after`).
+
+When the done-when holds and the judge calls the feature complete, such a feature is not passed yet: the
+explorer leaves the screen and comes back, then looks again.
+- `back_and_return`: Back, then the move that first entered the screen;
+- `relaunch`: the app stopped and launched again, its data kept, then the shortest known way back to the
+  screen (the moves that entered each screen on it; none that only changed what a screen shows).
+
+Held again on that screen: passed. Not held there: an app defect at the arrival, which a replay of the
+run's own walk (leaving and coming back included) must see again (`Proof.NOT_KEPT`). Not back on that
+screen at all: inconclusive, naming where the way ended.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pytest_fairy.explore.action import Action, ActionKind
+from pytest_fairy.explore.decisions import Decision, Origin, StepContext
+from pytest_fairy.explore.oracles import Finding
+from pytest_fairy.explore.reproduction import Move, Proof, ways_to
+from pytest_fairy.explore.step import Ending
+from pytest_fairy.explore.tree import FeatureTree
+from pytest_fairy.explore.verdict import Verdict
+from pytest_fairy.perception.screen import Screen
+from pytest_fairy.spec.model import After
+
+CHECK_PREFIX = "check over time"
+AFTER_WORDS = {After.BACK_AND_RETURN: "leaving it and coming back", After.RELAUNCH: "a relaunch of the app"}
+
+
+@dataclass
+class Keeping:
+    """One check over time under way: where the done-when held (`key`, `title`, at step `held`), what the
+    judge said then, and the actions still to take to leave and come back."""
+
+    after: After
+    key: str
+    title: str
+    held: int
+    reason: str
+    pending: list[Action | Move] = field(default_factory=list)
+
+    @classmethod
+    def start(
+        cls, after: After, ctx: StepContext, reason: str, tree: FeatureTree, moves: dict[int, Move]
+    ) -> Keeping:
+        """The check of `after` for the screen of `ctx`, where the done-when held and the judge said
+        `reason`; `tree` and `moves` give the way back to it."""
+        key = ctx.state.key
+        entered = _entered(key, tree, moves)
+        if after is After.BACK_AND_RETURN:
+            pending: list[Action | Move] = [Action(ActionKind.BACK)]
+            pending += [moves[entered]] if entered is not None else []
+        else:
+            way = ways_to(tree, moves, entered) if entered is not None else []
+            pending = [Action(ActionKind.RESTART), *(way[0].moves if way else ())]
+        return cls(after, key, ctx.screen.title or ctx.state.name, ctx.step - 1, reason, pending)
+
+    def next(self, screen: Screen) -> Decision | str:
+        """The next action to take on `screen`; what stands in the way instead (its element not there)."""
+        done = self.pending.pop(0)
+        if isinstance(done, Action):
+            return Decision(done, f"{CHECK_PREFIX}: {self.words}", origin=Origin.CHECK)
+        action = done.action.resolve(screen)
+        if action is None:
+            return f"'{done.action.label or done.words}' is not on {screen.title or 'the screen'}"
+        why = f"{CHECK_PREFIX}: back to {self.title} after {self.words} ({done.words})"
+        return Decision(action, why, origin=Origin.CHECK)
+
+    @property
+    def words(self) -> str:
+        return AFTER_WORDS[self.after]
+
+    def verdict(self, ctx: StepContext) -> Ending:
+        """The end of the check, on the screen the way back led to (`ctx`)."""
+        step = ctx.step - 1
+        if ctx.state.key != self.key:
+            return self.lost(f"the way back ended on {ctx.screen.title or ctx.state.name}")
+        if ctx.oracles_met:
+            return Ending(Verdict.PASSED, f"{self.reason}; held again after {self.words} (step {step})")
+        unmet = "; ".join(ctx.unmet_oracles)
+        message = (
+            f"{unmet} no longer held on {self.title} after {self.words} (step {step}), though it held at "
+            f"step {self.held}"
+        )
+        return Ending(Verdict.FAILED, message, (Finding("not_kept", message),), Proof.NOT_KEPT, step)
+
+    def lost(self, why: str) -> Ending:
+        """Inconclusive: the run could not come back to the screen, so cannot tell whether it holds."""
+        reason = f"the done-when held on {self.title} at step {self.held}, but after {self.words} {why}"
+        return Ending(Verdict.INCONCLUSIVE, reason)
+
+
+def _entered(key: str, tree: FeatureTree, moves: dict[int, Move]) -> int | None:
+    """The step whose move first entered the screen `key` from another one; None for the first screen."""
+    return next(
+        (t.step for t in tree.transitions if t.to_key == key and t.from_key != key and t.step in moves),
+        None,
+    )
