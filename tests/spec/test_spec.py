@@ -504,6 +504,16 @@ def test_the_documented_example_loads(tmp_path: Path) -> None:
     assert spec.risky_words["share"] == ("分享到", "share to")
 
 
+def test_the_readmes_spec_loads(tmp_path: Path) -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    example = readme.split("## A spec", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "app.yaml").write_text("screens: {}\n", encoding="utf-8")
+    spec = load_spec(write(tmp_path, example))
+    search, dark = spec.features[1:]
+    assert search.effective().inputs == (("搜索菜品", "麦辣鸡腿堡"),)
+    assert dark.after == "relaunch"
+
+
 def test_anchors_and_merge_keys(tmp_path: Path) -> None:
     path = write(tmp_path, MINIMAL_HEAD + """\
         x-base: &base {goal: shared goal, tags: [smoke]}
