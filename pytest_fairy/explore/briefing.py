@@ -49,7 +49,7 @@ def mission_of(spec: Spec, feature: Feature) -> Mission:
     settings = feature.effective()
     return Mission(
         done_when=feature.done_when,
-        must_not=feature.must_not,
+        must_not=settings.must_not,
         policy=RiskPolicy(allowed=settings.allow, forbidden=settings.forbid, extra_words=spec.risky_words),
         after=feature.after,
     )

@@ -96,7 +96,7 @@ def _refuse_ungated(path: Path, spec: Spec) -> None:
     pass whatever the build lost, so the spec does not load (its own collection only)."""
     lines = path.read_text(encoding="utf-8").splitlines()
     for feature in spec.features:
-        if any(o.kind is OracleKind.LOSE_SCREENS for o in feature.must_not):
+        if any(o.kind is OracleKind.LOSE_SCREENS for o in feature.effective().must_not):
             line = next(
                 (n for n in range(max(feature.line, 1), len(lines) + 1) if "lose_screens" in lines[n - 1]),
                 feature.line,
@@ -152,7 +152,7 @@ def explore_feature(fairy_explorer: Explorer, request: pytest.FixtureRequest) ->
         result,
         run.fairy.replay,
         folder,
-        lose_screens=any(o.kind is OracleKind.LOSE_SCREENS for o in feature.must_not),
+        lose_screens=any(o.kind is OracleKind.LOSE_SCREENS for o in feature.effective().must_not),
         allure=bool(getattr(config.option, "allure_report_dir", None)),
     )
     conclude(item, result, folder)

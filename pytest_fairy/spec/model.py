@@ -218,6 +218,7 @@ class Defaults(_Model):
     forbid: tuple[Category, ...] | None = None
     allow: tuple[Category, ...] | None = None
     inputs: Inputs = {}
+    must_not: tuple[DefectCondition, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +231,7 @@ class FeatureSettings:
     forbid: frozenset[str]
     reset: Reset | None = None  # None: the device's default (data on the virtual device, none on a phone)
     inputs: tuple[tuple[str, str], ...] = ()  # the spec's `defaults.inputs`, then the feature's over them
+    must_not: tuple[Oracle, ...] = ()  # the feature's own, then the spec's `defaults.must_not`
 
 
 class Feature(_Model):
@@ -289,6 +291,7 @@ class Feature(_Model):
             forbid=frozenset(forbid),
             reset=self.reset or defaults.reset,
             inputs=tuple({**defaults.inputs, **self.inputs}.items()),
+            must_not=tuple(dict.fromkeys((*self.must_not, *defaults.must_not))),
         )
 
 

@@ -3,14 +3,18 @@ of the field's kind; never the word of the field itself."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_fairy.brain.candidates import text_for
+from pytest_fairy.brain.candidates import Focus, find_candidates, text_for
+from pytest_fairy.explore.action import ActionKind
 from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Mark
 from tests.perception.builder import v
-from tests.screens import screen_of
+from tests.claude import synthetic
+from tests.screens import button, screen_of
 
 
 def field(text: str = "", rid: str = "", desc: str = "") -> Mark:
@@ -62,3 +66,18 @@ def test_a_search_without_an_input_types_a_word_of_the_goal_never_what_the_done_
 def test_an_input_named_exactly_as_the_field_is_always_typed(name: str, value: str) -> None:
     assert target(((name, value),)).input_for(name) == value
     assert target(((name, value),)).input_for(f"  {name.upper()}  ") in (value, None)
+
+
+def fields_offered(text: str, wanted: tuple[tuple[str, str], ...]) -> list[str]:
+    """What the offline brain would type on a page holding one field that shows `text`."""
+    screen = screen_of(v("EditText", (40, 200, 1040, 350), text=text, rid="et_name", clickable=True,
+                         focusable=True), button("Save", 2))
+    ctx = replace(synthetic.context(1, screen=screen), target=target(wanted))
+    found = find_candidates(ctx, Focus.of(ctx.target), {}, {})
+    return [c.action.text or "" for c in found if c.action.kind is ActionKind.TYPE]
+
+
+def test_a_field_already_holding_what_would_be_typed_is_not_typed_again() -> None:
+    # Typing appends to what a field holds: `qa_testerqa_tester` is what a second time makes.
+    assert fields_offered("Name", (("Name", "Zhang Wei"),)) == ["Zhang Wei"]
+    assert fields_offered("Zhang Wei", (("et_name", "Zhang Wei"),)) == []

@@ -11,6 +11,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pytest_fairy.explore.briefing import mission_of
 from pytest_fairy.spec.loader import load_spec
 from pytest_fairy.spec.model import (
     DEFAULT_COST_USD,
@@ -137,6 +138,21 @@ def test_inputs_are_text_by_field_the_features_over_the_defaults(tmp_path: Path)
         ("Email", "qa@example.com"), ("Quantity", "12"), ("Coupon", "${COUPON}"), ("Note", "")
     )
     assert spec.secrets == ("COUPON",)
+
+
+def test_defaults_must_not_joins_each_features_own(tmp_path: Path) -> None:
+    path = write(tmp_path, MINIMAL_HEAD + textwrap.dedent("""\
+        defaults:
+          must_not: [crash, {text_matches: '(?i)error \\d+'}]
+        features:
+          - name: x
+            goal: g
+            must_not: [anr, crash]
+        """))
+    spec = load_spec(path)
+    (feature,) = spec.features
+    assert [str(o) for o in feature.effective().must_not] == ["anr", "crash", r"text_matches: (?i)error \d+"]
+    assert mission_of(spec, feature).must_not == feature.effective().must_not
 
 
 def test_builtin_defaults_without_a_defaults_section(tmp_path: Path) -> None:
