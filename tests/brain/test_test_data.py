@@ -12,8 +12,8 @@ from pytest_fairy.brain.candidates import Focus, find_candidates, text_for
 from pytest_fairy.explore.action import ActionKind
 from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Mark
-from tests.perception.builder import v
 from tests.claude import synthetic
+from tests.perception.builder import v
 from tests.screens import button, screen_of
 
 

@@ -23,7 +23,7 @@ def _named_on_command_line(path: Path, config) -> bool:
 
 def pytest_ignore_collect(collection_path: Path, config):
     path = Path(collection_path).resolve()
-    if path.is_file() and path.name.startswith("test_") and path.suffix in (".yaml", ".yml"):
-        if HERE in path.parents and not _named_on_command_line(path, config):
-            return True
+    spec = path.is_file() and path.name.startswith("test_") and path.suffix in (".yaml", ".yml")
+    if spec and HERE in path.parents and not _named_on_command_line(path, config):
+        return True
     return None
