@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -38,10 +39,13 @@ sys.path.insert(0, str(ROOT / "tests"))
 from junit import verdicts  # noqa: E402
 from worlds import World, generate, write  # noqa: E402  (tests/ is not a package on the path by default)
 
+from pytest_fairy.report.store import slug  # noqa: E402
+
 CLEAN_COLUMNS = ("passed", "inconclusive", "failed")
 BUG_COLUMNS = ("caught@bug_at", "caught-elsewhere", "inconclusive", "passed")
 EXAMPLES = 8  # false defects and misses listed with their messages
 MESSAGE_LIMIT = 260
+ACTION = re.compile(r"\w+ \[\d+\] (?P<label>.*?)(?: '.*')?$")
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,7 @@ class Item:
     module: str
     bug_kind: str = ""
     bug_at: str = ""
+    nodeid: str = ""  # the pytest item's id, which names its artifacts folder
 
 
 @dataclass(frozen=True)
@@ -81,6 +86,7 @@ def generate_all(first: int, count: int, into: Path) -> tuple[list[World], dict[
                     feature.module,
                     bug.kind if bug else "",
                     bug.bug_at if bug else "",
+                    f"{spec.relative_to(into).as_posix()}::{feature.name}",
                 )
     return worlds, items
 
@@ -116,6 +122,26 @@ def run_batch(
     outcomes = {key: Outcome(verdict, message) for key, (verdict, message) in verdicts(junit).items()}
     last = done.stdout.strip().splitlines()[-1].strip("= ") if done.stdout.strip() else "(no output)"
     return outcomes, last
+
+
+def reached(items: dict[tuple[str, str], Item], artifacts: Path) -> set[tuple[str, str]]:
+    """The bug items whose run acted on the bug's element (`bug_at`, the label of an action in its
+    steps.jsonl): the seeded bugs the run reached."""
+    found = set()
+    for key, item in items.items():
+        if not item.bug_kind:
+            continue
+        for steps in artifacts.glob(f"sessions/*/{slug(item.nodeid)}/steps.jsonl"):
+            lines = steps.read_text("utf-8").splitlines()
+            if item.bug_at.casefold() in {_label(json.loads(line).get("action", "")) for line in lines}:
+                found.add(key)
+    return found
+
+
+def _label(action: str) -> str:
+    """`tap [3] 确认提交` -> `确认提交`; `type [2] 姓名 'qa'` -> `姓名`."""
+    match = ACTION.match(action)
+    return match["label"].casefold() if match else ""
 
 
 def column(item: Item, outcome: Outcome | None) -> str:
@@ -164,7 +190,9 @@ def _shorten(text: str) -> str:
     return line if len(line) <= MESSAGE_LIMIT else line[: MESSAGE_LIMIT - 3] + "..."
 
 
-def report(items: dict[tuple[str, str], Item], outcomes: dict[tuple[str, str], Outcome]) -> None:
+def report(
+    items: dict[tuple[str, str], Item], outcomes: dict[tuple[str, str], Outcome], hit: set[tuple[str, str]]
+) -> None:
     clean: dict[str, Counter[str]] = defaultdict(Counter)
     by_kind: dict[str, Counter[str]] = defaultdict(Counter)
     by_pattern: dict[str, Counter[str]] = defaultdict(Counter)
@@ -189,6 +217,10 @@ def report(items: dict[tuple[str, str], Item], outcomes: dict[tuple[str, str], O
     table("clean features by block", clean, CLEAN_COLUMNS)
     table("bug features by bug kind", by_kind, BUG_COLUMNS)
     table("bug features by block/bug kind", by_pattern, BUG_COLUMNS)
+    at_bug: dict[str, Counter[str]] = defaultdict(Counter)
+    for key in hit:
+        at_bug[items[key].bug_kind][column(items[key], outcomes.get(key))] += 1
+    table("bugs reached (the run acted on the bug's element)", at_bug, BUG_COLUMNS)
     if reasons:
         print("\ninconclusive, by reason (clean and bug features):")
         for reason, count in reasons.most_common(EXAMPLES):
@@ -242,7 +274,7 @@ def main() -> int:
             f"[{time.monotonic() - batch_started:.0f}s]",
             flush=True,
         )
-    report(items, outcomes)
+    report(items, outcomes, reached(items, into / "artifacts"))
     unknown = set(outcomes) - set(items)
     if unknown:
         print(f"\n{len(unknown)} JUnit items not in the truth, e.g. {sorted(unknown)[0]}")
