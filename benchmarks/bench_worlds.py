@@ -125,8 +125,9 @@ def run_batch(
 
 
 def reached(items: dict[tuple[str, str], Item], artifacts: Path) -> set[tuple[str, str]]:
-    """The bug items whose run acted on the bug's element (`bug_at`, the label of an action in its
-    steps.jsonl): the seeded bugs the run reached."""
+    """The bug items whose run acted on an element labelled as the bug's (`bug_at`, the label of an action
+    in its steps.jsonl): an upper bound of the seeded bugs the run reached, since an element of that
+    label elsewhere in the app (a Search, a 确定) counts too."""
     found = set()
     for key, item in items.items():
         if not item.bug_kind:
@@ -220,7 +221,7 @@ def report(
     at_bug: dict[str, Counter[str]] = defaultdict(Counter)
     for key in hit:
         at_bug[items[key].bug_kind][column(items[key], outcomes.get(key))] += 1
-    table("bugs reached (the run acted on the bug's element)", at_bug, BUG_COLUMNS)
+    table("bugs whose label the run acted on (reached, at most)", at_bug, BUG_COLUMNS)
     if reasons:
         print("\ninconclusive, by reason (clean and bug features):")
         for reason, count in reasons.most_common(EXAMPLES):

@@ -61,12 +61,14 @@ PLAUSIBLE_VALUES = (
     (("phone", "mobile", "手机", "电话"), "13800138000"),
     (("amount", "quantity", "qty", "number", "count", "price", "age", "数量", "金额", "价格", "年龄"), "2"),
     (("user", "name", "账号", "用户", "昵称"), "qa_tester"),
-    (("search", "搜索", "查找", "keyword", "关键词"), ""),  # a word of the goal
+    (("search", "搜索", "查找", "keyword", "关键词"), ""),  # what the goal quotes
     (("title", "标题"), "测试标题 test"),
     (("code", "验证码"), "123456"),
     (("address", "地址"), "上海市黄浦区人民大道 1 号"),
 )
 DEFAULT_TEXT = "测试内容 test input"
+# Text a goal quotes: 'banana', "banana", “香蕉”, 「香蕉」.
+QUOTED = re.compile(r"'([^']+)'|\"([^\"]+)\"|“([^”]+)”|「([^」]+)」")
 # Fields that ask for one of the spec's secrets (None: a password field), and the words its name holds.
 SECRET_FIELDS: tuple[tuple[tuple[str, ...] | None, tuple[str, ...]], ...] = (
     (None, ("PASSWORD", "PASSWD", "PWD", "PASS")),
@@ -330,16 +332,15 @@ def text_for(mark: Mark, target: Target) -> str:
 
 
 def _query(target: Target, field: str) -> str:
-    """A query for a search field: the longest word of the goal that is neither the field's own nor part
-    of what the done-when waits for (typed into the field, that text would show on screen as if the app
-    had shown it)."""
+    """A query for a search field the spec gives none for: what the goal quotes ("type 'banana'",
+    搜索“红烧肉”), unless it is what the done-when waits for (typed, that text would show on screen as if
+    the app had shown it); else the feature's first word."""
     waited = " ".join(target.done_hints).casefold()
-    for text in (target.goal, target.feature):
-        words = [w for w in re.findall(r"\w+", text) if len(w) > 1]
-        words = [w for w in words if w.casefold() not in field and w.casefold() not in waited]
-        if words:
-            return max(words, key=len)
-    return "test"
+    for quoted in QUOTED.findall(target.goal):
+        text = next(part for part in quoted if part).strip()
+        if text and text.casefold() not in waited and text.casefold() not in field:
+            return text
+    return (target.feature.split() or ["test"])[0]
 
 
 def _secret_for(mark: Mark, hint: str, secrets: Sequence[str]) -> str | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict, deque
 
 from pytest_fairy.brain.candidates import Candidate, Focus, best, find_candidates
+from pytest_fairy.brain.retries import Retries
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Decision, Judgement, OutcomeKind, Plan, StepContext, Usage
 from pytest_fairy.explore.families import sampled
@@ -62,6 +63,9 @@ class OfflineBrain:
         self._restarted = False
         self._root: str | None = None
         self._focus = Focus()
+        # The feature's elements to try again once the app's data changed, and the last one tried.
+        self._retries = Retries()
+        self._last_tried: tuple[str, bool, str] | None = None  # (label, toggle, key)
 
     def plan(self, target: Target, screen: Screen, som_jpeg: bytes = b"") -> Plan:
         self._focus = Focus.of(target)
@@ -74,6 +78,7 @@ class OfflineBrain:
         if outside:
             self._foreign.add(state)
         self._learn(state, ctx)
+        self._retry(ctx)
         if state not in self._layouts:
             self._layouts[state] = layout_of(ctx.screen)
         if self._root is None:
@@ -169,6 +174,10 @@ class OfflineBrain:
             self._tried_anywhere[best.ref] += 1
         if best.submits:
             self._submits[state].add(best.key)
+        if best.relevant and best.action.kind is not ActionKind.SCROLL:
+            self._retries.tried(state, best.key)
+        target = best.action.target(ctx.screen)
+        self._last_tried = (target.label if target else "", best.toggle, best.key)
         if best.action.kind is ActionKind.TYPE:
             self._filled_here.add(best.key)
             # A field filled: the page's submit buttons may do something new now.
@@ -184,6 +193,20 @@ class OfflineBrain:
     def _chose(self, state: str, action: Action, key: str, ref: str, why: str, feature: str = "") -> Decision:
         self._last = (state, key, action.kind, ref)
         return Decision(action, why, sub_feature=feature)
+
+    def _retry(self, ctx: StepContext) -> None:
+        """After an action that changed the app's data, the feature's elements tried before are fresh
+        again (`retries`), their pages counted as having work left."""
+        if self._last_tried is None:
+            return
+        label, toggle, key = self._last_tried
+        self._last_tried = None
+        moved = ctx.last is not None and ctx.last.kind is not OutcomeKind.NO_CHANGE
+        did = moved or bool(ctx.screen.toasts)  # a toast (已加入) is something it did too
+        for state, keys in self._retries.after(label, toggle, did, key).items():
+            self._tried[state] -= keys
+            self._reopened[state] |= keys
+            self._open[state] = self._open.get(state, 0) + len(keys)
 
     def _learn(self, state: str, ctx: StepContext) -> None:
         """Remember where the last action led, to find the way back to pages with work left, and which

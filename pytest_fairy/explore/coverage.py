@@ -136,7 +136,9 @@ class Coverage:
             page.left = True
         label = page.elements.get(ref, "") or ref
         reached = self._pages.get(after.key)
-        led_to = (reached.title or reached.name) if reached is not None else after.name
+        # The title the screen showed: a page folded with its family (`families`) keeps the first's.
+        shown = screens[1].title if screens is not None else ""
+        led_to = shown or ((reached.title or reached.name) if reached is not None else after.name)
         facts = (
             facts_of(screens[0], ref, screens[1], page.blanks, self.given, self.empty)
             if screens is not None and ref

@@ -36,6 +36,7 @@ again after it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -50,6 +51,7 @@ from pytest_fairy.explore.vocabulary import (
     NOTHING_FOUND_WORDS,
     QUERY_WORDS,
     SIGN_IN_WORDS,
+    says,
 )
 from pytest_fairy.perception.hierarchy import Node
 from pytest_fairy.perception.reading import reading_order
@@ -289,7 +291,7 @@ def other_named(label: str, title: str, siblings: Sequence[str]) -> str:
     if not seen or mentions(label, title):
         return ""
     best = max(siblings, key=lambda s: _share(s, seen), default="")
-    return best if best and _share(best, seen) >= NAMES_SHARE else ""
+    return best if best and names(best, title) else ""
 
 
 def mentions(label: str, text: str) -> bool:
@@ -303,8 +305,13 @@ def signs_in(title: str) -> bool:
 
 
 def names(label: str, title: str) -> bool:
-    """Whether `label` names the screen titled `title`: most of its words are in it."""
-    return bool(tokens(title)) and _share(label, tokens(title)) >= NAMES_SHARE
+    """Whether `label` names the screen titled `title`: most of its words are in it, and its numbers
+    (`商品 24` does not name `商品 23`)."""
+    numbers = set(_NUMBER.findall(label)) <= set(_NUMBER.findall(title))
+    return numbers and bool(tokens(title)) and _share(label, tokens(title)) >= NAMES_SHARE
+
+
+_NUMBER = re.compile(r"\d+")
 
 
 def _share(label: str, seen: frozenset[str]) -> float:
@@ -318,7 +325,7 @@ def changes_data(label: str, facts: Facts, kind: OutcomeKind) -> bool:
     `我的收藏`, which opens a page), that did something (a toast counts: `已加入` on an unchanged page)."""
     if kind not in (*MOVED, OutcomeKind.CONTENT_CHANGED) and not facts.toast:
         return False
-    keeps = _says(label, COMMIT_WORDS) or _says(label, KEEP_WORDS) and not facts.retitled
+    keeps = says(label, COMMIT_WORDS) or says(label, KEEP_WORDS) and not facts.retitled
     return facts.control is Control.OPTION or (facts.control is Control.BUTTON and keeps)
 
 
@@ -329,19 +336,14 @@ def relevance(label: str, via: str, control: Control, words: frozenset[str], emp
     shared = overlap(label, words)
     if shared or control is not Control.BUTTON:
         return shared
-    commits = _says(label, COMMIT_WORDS)
+    commits = says(label, COMMIT_WORDS)
     return 1 if commits and (emptied or via and overlap(via, words)) else 0
 
 
 def _tab_of(label: str, title: str) -> bool:
     """A label naming the screen it is on, like the tab of that screen: not a commit button, which may
     share its form's title (`Create account` on `Create your account`)."""
-    return names(label, title) and not _says(label, COMMIT_WORDS)
-
-
-def _says(label: str, words: frozenset[str]) -> bool:
-    """Whether the label is one of `words`, or holds one as a word (`Save recipe`, `加入购物车`)."""
-    return label.strip().casefold() in words or bool(tokens(label) & words)
+    return names(label, title) and not says(label, COMMIT_WORDS)
 
 
 def _fields(marks: Sequence[Mark]) -> list[Node]:

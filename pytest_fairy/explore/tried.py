@@ -122,6 +122,7 @@ class Log:
             and (score := t.relevance(wanted)) > 0
             and not self._changed_since(t, " ".join(words))
             and not self._did_before(t)
+            and not self._shown_before(t)
         ]
         best = max(scored, key=lambda s: (s[0], -s[1]), default=None)
         return best[2] if best is not None else None
@@ -138,6 +139,13 @@ class Log:
         ]
         last = earlier[-1] if earlier else None
         return last is not None and last.label == tried.label and last.page == tried.page
+
+    def _shown_before(self, tried: Tried) -> bool:
+        """An error an earlier action showed already: the page it came back on still shows it, and that
+        earlier action is the one to name."""
+        if tried.contradiction is None or tried.contradiction[0] is not Contradiction.ERROR:
+            return False
+        return any(t.step < tried.step and t.facts.error == tried.facts.error for t in self._actions)
 
     def at(self, step: int, first: str = "") -> Tried | None:
         """The action taken at `step`, if the run recorded one there."""
@@ -158,7 +166,9 @@ class Log:
         if mentions(tried.label, tried.led_to) or signs_in(tried.led_to):
             return tried
         for other in self._actions:
-            same = other.to_key == tried.to_key and other.label != tried.label and other.facts.retitled
+            # The very screen (a state folded with its family is not: 商品 23 and 商品 24 share one).
+            same = other.to_key == tried.to_key and other.led_to == tried.led_to
+            same = same and other.label != tried.label and other.facts.retitled
             if same and other.outcome.kind in MOVED_ON and names(other.label, other.led_to):
                 return replace(tried, elsewhere=f"'{other.label}' on {other.page}")
         return tried

@@ -5,6 +5,8 @@ case, English and Chinese.
 
 from __future__ import annotations
 
+from pytest_fairy.perception.relevance import tokens
+
 # Words of a failure shown to the user, matched in lower case: an error screen, an error text or toast.
 # Not validation words ("invalid", "格式"): values the explorer made up may well be invalid.
 ERROR_WORDS = (
@@ -100,3 +102,8 @@ def asks_empty(text: str) -> bool:
 SIGN_IN_WORDS = ("sign in", "sign-in", "log in", "login", "登录", "登入")
 # Labels that keep something in the app's data besides committing a form: what a feature saves or adds.
 KEEP_WORDS = frozenset({"收藏", "加入", "关注", "点赞", "like", "favourite", "favorite", "follow", "buy"})
+
+
+def says(label: str, words: frozenset[str]) -> bool:
+    """Whether the label is one of `words`, or holds one as a word (`Save recipe`, `加入购物车`)."""
+    return label.strip().casefold() in words or bool(tokens(label) & words)

@@ -126,8 +126,9 @@ def test_rows_that_open_one_kind_of_page_are_sampled_not_opened_one_by_one(tmp_p
     result, records = explore(goods_app(tmp_path, 30), "explore the goods", "不存在的文字", steps=80)
     opened = {a for a in actions(records) if "商品" in a and a.startswith("tap")}
     assert len(opened) == 2, opened
-    # The rest counts as covered: the run exhausted the app and may say the oracle was never seen.
-    assert result.verdict is Verdict.FAILED and "explored the feature to its end" in result.reason
+    # The rest counts as covered: the run exhausted the app. A row opening 商品详情 is no wrong screen
+    # (`商品 10` does not name it), so nothing shows the app at fault.
+    assert result.verdict is Verdict.INCONCLUSIVE and "explored the feature to its end" in result.reason
 
 
 def test_rows_that_open_other_pages_are_each_opened(tmp_path: Path) -> None:

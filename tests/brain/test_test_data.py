@@ -53,13 +53,13 @@ def test_without_an_input_a_field_gets_a_value_of_its_kind() -> None:
     assert text_for(field("Your name"), target()) == "qa_tester"
 
 
-def test_a_search_without_an_input_types_a_word_of_the_goal_never_what_the_done_when_waits_for() -> None:
+def test_a_search_without_an_input_types_what_the_goal_quotes_never_what_the_done_when_waits_for() -> None:
     # Typed into the field, the done-when's own text would be on screen as if the app had shown it.
-    wanted = target(goal="search for Banana in the catalogue", done=("Banana · $0.30 each",))
-    assert text_for(field("Search products"), wanted) == "catalogue"
-    assert text_for(field("Search"), target(goal="find oranges")) == "oranges"
-    assert text_for(field("搜索商品"), target(goal="搜索 限时特价 的价格", done=("限时特价",))) == "的价格"
-    assert text_for(field("Search"), target(goal="search", done=("search",))) == "test"
+    assert text_for(field("Search products"), target(goal="type 'banana' and tap Go")) == "banana"
+    assert text_for(field("搜索商品"), target(goal="搜索“红烧肉”能找到结果")) == "红烧肉"
+    quoted = target(goal="find 'Banana · $0.30 each'", done=("Banana · $0.30 each",))
+    assert text_for(field("Search"), quoted) == "f"  # the feature's first word, not the quote
+    assert text_for(field("Search"), target(goal="find oranges")) == "f"
 
 
 @given(st.text(min_size=1, max_size=12).filter(str.strip), st.text(max_size=12))

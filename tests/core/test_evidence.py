@@ -8,6 +8,7 @@ from core_dumps import v, window
 
 from pytest_fairy.explore.coverage import Coverage
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind
+from pytest_fairy.explore.evidence import names
 from pytest_fairy.explore.state import StateId
 from pytest_fairy.explore.vocabulary import asks_empty
 from pytest_fairy.perception.screen import Screen
@@ -414,3 +415,23 @@ def test_a_field_that_may_be_left_empty_asks_for_no_empty_form() -> None:
     assert asks_empty("submit the empty form and see the errors")
     assert not asks_empty("预约到店表单能提交成功（姓名填“陈静”，邮箱可不填）")
     assert not asks_empty("sign up; the phone number can be left empty")
+
+
+def test_an_error_an_earlier_step_showed_is_not_what_a_later_tap_showed() -> None:
+    """The form still shows the error its submit showed when the run opens it again: not the opening's."""
+    error = v("TextView", "Something went wrong. Try again", id="err")
+    cov, home = start(page("Helpdesk", button("Report a problem")))
+    form = look(page("Report a problem", box("I agree", False), button("Submit ticket")), activity="a.Form")
+    failed = look(page("Report a problem", box("I agree", False), button("Submit ticket"), error), activity="a.Form")
+    act(cov, 1, home, "Report a problem", OutcomeKind.NEW_STATE, form)
+    act(cov, 2, form, "Submit ticket", OutcomeKind.CONTENT_CHANGED, failed)  # unticked: no evidence
+    cov.acted(3, failed[0], "back|||", "back", Outcome("back", OutcomeKind.STATE_CHANGED), home[0], (failed[1], home[1]))
+    act(cov, 4, home, "Report a problem", OutcomeKind.STATE_CHANGED, failed)
+    assert cov.evidence(["submit a ticket: Report a problem, Submit ticket"]) is None
+
+
+def test_a_row_whose_number_differs_names_no_screen() -> None:
+    assert not names("商品 24", "商品 23")
+    assert not names("商品 10", "商品详情")
+    assert names("商品 23", "商品 23")
+    assert names("我的订单", "我的订单")

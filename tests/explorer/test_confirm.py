@@ -5,6 +5,7 @@ once, a judge's finding, and a done-when never seen."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -103,7 +104,7 @@ def test_a_defect_seen_once_and_not_again_leaves_the_item_inconclusive_with_its_
     assert result.verdict is Verdict.INCONCLUSIVE, result.reason
     # Both ways were tried once: the shortest, then the run's own walk.
     assert result.reason.startswith("seen once, not reproduced in 2 replays (the shortest known path (5 steps): ")
-    assert "; the run's own walk (20 steps): no house rule this time" in result.reason
+    assert re.search(r"; the run's own walk \(\d+ steps\): no house rule this time", result.reason)
     assert "the run saw the about page must not offer updates" in result.reason
     assert [f.kind for f in result.findings] == ["house rule"]  # the evidence is kept
     assert result.reproduction is not None and not result.reproduction.confirmed

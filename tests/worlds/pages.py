@@ -221,11 +221,16 @@ def search(ctx: Context) -> Block:
 
 
 def _error_first(element_id: str, when: str, error: dict[str, object]) -> bugs.Edit:
-    """An edit: while `when` holds, the element opens the error page `error` (added to the model) first."""
+    """An edit: while `when` holds, the element opens the error page `error` (added to the model) instead
+    of doing what it does (which it still does otherwise)."""
 
     def edit(model: bugs.Model) -> None:
         model["screens"].append(error)
         target = bugs.element(model, element_id)
-        target["on_tap"] = [{"when": when, "go": error["id"]}, *target["on_tap"]]
+        instead = [
+            {**e, "when": f"not ({when})" + (f" and ({e['when']})" if "when" in e else "")}
+            for e in target["on_tap"]
+        ]
+        target["on_tap"] = [{"when": when, "go": error["id"]}, *instead]
 
     return edit

@@ -1,0 +1,42 @@
+"""What the offline brain tries again once the app's data changed.
+
+What an element does may depend on the app's data: Checkout does nothing while the cart is empty, and
+My favourites is empty until a recipe was saved. An element of the feature tried before such a change
+(a commit such as Save or 加入购物车, a keep such as 收藏, a switch toggled, that did something) is worth
+one more try after it - and the evidence of the run (explore/evidence.py) counts only what was tried
+since. Each change reopens them once, and only `MAX_ROUNDS` changes do: a Save that is itself of the
+feature would otherwise reopen itself for ever.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from pytest_fairy.explore.vocabulary import COMMIT_WORDS, KEEP_WORDS, says
+
+# Changes of the app's data after which the feature's elements are tried again, at most.
+MAX_ROUNDS = 3
+DATA_WORDS = COMMIT_WORDS | KEEP_WORDS
+
+
+class Retries:
+    """The feature's elements tried on each page since the last change of the app's data."""
+
+    def __init__(self) -> None:
+        self._tried: defaultdict[str, set[str]] = defaultdict(set)
+        self._rounds = 0
+
+    def tried(self, state: str, key: str) -> None:
+        """The feature's element `key` was tried on the page `state`."""
+        self._tried[state].add(key)
+
+    def after(self, label: str, toggle: bool, did_something: bool, key: str) -> dict[str, set[str]]:
+        """The action `key` on the element `label` (a switch: `toggle`) was taken: when it changed the
+        app's data, the keys to try again, by page (not its own); else nothing."""
+        changed = did_something and (toggle or says(label, DATA_WORDS))
+        if not changed or self._rounds >= MAX_ROUNDS:
+            return {}
+        self._rounds += 1
+        again = {state: keys - {key} for state, keys in self._tried.items() if keys - {key}}
+        self._tried.clear()
+        return again
