@@ -331,13 +331,14 @@ def changes_data(label: str, facts: Facts, kind: OutcomeKind) -> bool:
 
 def relevance(label: str, via: str, control: Control, words: frozenset[str], emptied: bool = False) -> int:
     """How strongly the feature's words (`tokens` of them) point at an element: the words its label
-    shares with them, else 1 for a form's commit button on a screen an element they name opened, or on
-    a form the feature asks to submit empty and that was (`emptied`)."""
+    shares with them, else 1 for a form's commit button on a screen an element they name opened (most of
+    its words are theirs: `Add task` is not named by "rename a task"), or on a form the feature asks to
+    submit empty and that was (`emptied`)."""
     shared = overlap(label, words)
     if shared or control is not Control.BUTTON:
         return shared
     commits = says(label, COMMIT_WORDS)
-    return 1 if commits and (emptied or via and overlap(via, words)) else 0
+    return 1 if commits and (emptied or via and _share(via, words) >= NAMES_SHARE) else 0
 
 
 def _tab_of(label: str, title: str) -> bool:

@@ -164,6 +164,8 @@ def test_the_save_of_a_dialog_an_element_the_feature_names_opened_belongs_to_the
     )
     # A Save the feature's way never opened is not the feature's.
     assert cov.evidence(["visible: dark theme", "turn on the dark theme in settings"]) is None
+    # Nor one opened by an element the feature shares a word with but does not name.
+    assert cov.evidence(["visible: (edited)", "rename a task: tap it, type a title, tap Rename"]) is None
 
 
 def test_a_tap_that_opened_the_screen_another_element_is_named_for_and_led_to_is_the_evidence() -> None:
