@@ -1,8 +1,8 @@
 """Conditions (`when: logged_in and cart_count > 0`) and dynamic text tokens (`{clock}`, `{price}`).
 
-Conditions are a small, safe subset of Python expressions over the app's variables: names, constants,
-`and` / `or` / `not`, comparisons. They are checked when the model loads, so a misspelt variable is a
-load error, not a screen that silently never shows.
+Conditions are a small, safe subset of Python expressions over the app's variables: names, constants
+(negative numbers too), `and` / `or` / `not`, comparisons. They are checked when the model loads, so a
+misspelt variable is a load error, not a screen that silently never shows.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ _ALLOWED = (
     ast.Or,
     ast.UnaryOp,
     ast.Not,
+    ast.USub,
     ast.Compare,
     ast.Eq,
     ast.NotEq,
@@ -55,7 +56,15 @@ def _compile(text: str) -> ast.Expression:
                 f"condition {text!r} uses {type(node).__name__}; allowed: names, constants, "
                 "and / or / not, comparisons"
             )
+        if not isinstance(node, ast.UnaryOp) or not isinstance(node.op, ast.USub):
+            continue
+        if not (isinstance(node.operand, ast.Constant) and _number(node.operand.value)):
+            raise ExpressionError(f"condition {text!r} negates something other than a number (write -50)")
     return tree
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def condition_names(text: str) -> set[str]:
@@ -78,6 +87,8 @@ def _eval(node: ast.expr, variables: Mapping[str, Scalar]) -> Scalar:
             return variables[name]
         case ast.UnaryOp(op=ast.Not(), operand=operand):
             return not _eval(operand, variables)
+        case ast.UnaryOp(op=ast.USub(), operand=ast.Constant(value=int() | float() as number)):
+            return -number  # a negative number (`balance < -50`); nothing else is negated
         case ast.BoolOp(op=ast.And(), values=values):
             return all(_eval(v, variables) for v in values)
         case ast.BoolOp(op=ast.Or(), values=values):

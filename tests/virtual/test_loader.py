@@ -8,6 +8,7 @@ import pytest
 from virtual_helpers import FOOD, NOTES
 
 from pytest_fairy.virtual import AppModelError, load_app_model, parse_app_model
+from pytest_fairy.virtual.expr import evaluate
 from pytest_fairy.virtual.model import Effect
 
 HEADER = """\
@@ -123,3 +124,10 @@ def test_unknown_launch_screen_and_missing_file(tmp_path: Path) -> None:
         parse_app_model(bad, "m.yaml")
     with pytest.raises(AppModelError, match="cannot read app model"):
         load_app_model(tmp_path)
+
+
+def test_a_condition_may_compare_with_a_negative_number_and_negate_nothing_else() -> None:
+    assert evaluate("balance < -50", {"balance": -80}) and not evaluate("balance < -50", {"balance": 0})
+    assert evaluate("t >= -0.5", {"t": 0.0})
+    (problem,) = problems_of("      - text: a\n        when: -n > 1\n")
+    assert problem.startswith("m.yaml:13: ") and "negates something other than a number" in problem
