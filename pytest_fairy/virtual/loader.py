@@ -42,14 +42,24 @@ class LineList(list[Any]):
     item_lines: list[int]
 
 
+MERGE_TAG = "tag:yaml.org,2002:merge"
+# Top-level keys with this prefix are ignored: a place for anchors that views merge (`<<: *button`).
+EXTENSION_PREFIX = "x-"
+
+
 class _LineLoader(yaml.SafeLoader):
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> LineDict:  # type: ignore[override]
         mapping = LineDict()
         mapping.line = node.start_mark.line + 1
         mapping.key_lines = {}
+        own = {id(key) for key, _ in node.value if key.tag != MERGE_TAG}
+        self.flatten_mapping(node)  # merged (`<<: *button`) pairs first: the mapping's own keys override
+        merged: set[object] = set()
         for key_node, value_node in node.value:
             key = self.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
-            if key in mapping:
+            if id(key_node) not in own:
+                merged.add(key)
+            elif key in mapping and key not in merged:
                 raise yaml.constructor.ConstructorError(
                     None, None, f"duplicate key {key!r}", key_node.start_mark
                 )
@@ -104,6 +114,8 @@ def parse_app_model(text: str, name: str = "<app model>") -> AppModel:
         raise AppModelError([f"{name}:1: YAML error: {exc}"]) from exc
     if not isinstance(raw, dict):
         raise AppModelError([f"{name}:1: an app model is a mapping with `app:` and `screens:`"])
+    for key in [k for k in raw if isinstance(k, str) and k.startswith(EXTENSION_PREFIX)]:
+        del raw[key]
     try:
         model = AppModel.model_validate(raw)
     except ValidationError as exc:

@@ -131,3 +131,16 @@ def test_a_condition_may_compare_with_a_negative_number_and_negate_nothing_else(
     assert evaluate("t >= -0.5", {"t": 0.0})
     (problem,) = problems_of("      - text: a\n        when: -n > 1\n")
     assert problem.startswith("m.yaml:13: ") and "negates something other than a number" in problem
+
+
+def test_views_may_merge_a_shared_mapping_and_override_its_keys() -> None:
+    text = "x-views:\n  primary: &primary {class: Button, style: primary, text: Go}\n" + HEADER + (
+        "      - {<<: *primary, id: btn_pay, text: Pay}\n"
+        "      - {<<: *primary, id: btn_go}\n"
+    )
+    model = parse_app_model(text, "m.yaml")
+    pay, go = model.screens[0].elements
+    assert (pay.class_name, pay.text, pay.id) == ("android.widget.Button", "Pay", "btn_pay")
+    assert (go.text, go.style) == ("Go", "primary")
+    (problem,) = problems_of("      - {text: a, text: b}\n")  # its own keys twice: still an error
+    assert "duplicate key 'text'" in problem
