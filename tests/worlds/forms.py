@@ -229,7 +229,15 @@ def login_wall(ctx: Context) -> Block:
         screens,
         variables={user_var: "", pwd_var: "", logged: False, err: False},
         features=[
-            feature(ctx, kind, name, goal, [{"visible": marker}], path),
+            feature(
+                ctx,
+                kind,
+                name,
+                goal,
+                [{"visible": marker}],
+                path,
+                inputs={user_hint: user, pwd_hint: password},
+            ),
             feature(
                 ctx,
                 kind,
@@ -237,6 +245,7 @@ def login_wall(ctx: Context) -> Block:
                 goal2,
                 [{"visible": wrong}],
                 [tap(label), type_into(user_hint, user), type_into(pwd_hint, "wrong000"), tap(sign_in)],
+                inputs={user_hint: user, pwd_hint: "wrong000"},
             ),
         ],
         sites=sites,
