@@ -6,13 +6,6 @@ test_walkthroughs.py; `pytest tests/untuned/dead_button/test_dead_button.yaml` e
 
 from __future__ import annotations
 
-from pathlib import Path
+from tests.spec_files import unless_named as pytest_ignore_collect
 
-import pytest
-
-
-def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    if collection_path.suffix not in (".yaml", ".yml") or not collection_path.name.startswith("test_"):
-        return None
-    named = {Path(arg.split("::", 1)[0]).resolve() for arg in config.args}
-    return None if collection_path.resolve() in named else True
+__all__ = ["pytest_ignore_collect"]
