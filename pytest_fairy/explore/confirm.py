@@ -233,8 +233,9 @@ class Confirmer:
                 else OutcomeKind.NO_CHANGE
             )
         title = after.screen.title or state.name
-        given, empty = self.run.coverage.given, self.run.coverage.empty
-        facts = facts_of(before.screen, element.ref, after.screen, tried.blanks, given, empty)
+        cov = self.run.coverage
+        given = (cov.given, cov.empty, cov.inputs)
+        facts = facts_of(before.screen, element.ref, after.screen, tried.blanks, *given)
         again = contradiction(kind, facts, tried.label, title)
         expected, said = tried.contradiction
         if again is not None and again[0] is expected:

@@ -72,12 +72,16 @@ class _Page:
 
 class Coverage:
     def __init__(
-        self, policy: RiskPolicy | None = None, words: str = "", given: Sequence[str] = ()
+        self,
+        policy: RiskPolicy | None = None,
+        words: str = "",
+        inputs: Sequence[tuple[str, str]] = (),
     ) -> None:
-        """`words`: what the feature is about (`Target.words`), which rows no sample stands for; `given`:
+        """`words`: what the feature is about (`Target.words`), which rows no sample stands for; `inputs`:
         the spec's test data (`Target.inputs`), which the run did not make up."""
         self.policy = policy or RiskPolicy()
-        self.given = frozenset(v for v in given if v)
+        self.inputs = tuple(inputs)
+        self.given = frozenset(value for _, value in inputs if value)
         self.empty = asks_empty(words)  # it asks for a form submitted empty
         self._words = tokens(words)
         self._pages: dict[str, _Page] = {}
@@ -140,7 +144,7 @@ class Coverage:
         shown = screens[1].title if screens is not None else ""
         led_to = shown or ((reached.title or reached.name) if reached is not None else after.name)
         facts = (
-            facts_of(screens[0], ref, screens[1], page.blanks, self.given, self.empty)
+            facts_of(screens[0], ref, screens[1], page.blanks, self.given, self.empty, self.inputs)
             if screens is not None and ref
             else Facts()
         )

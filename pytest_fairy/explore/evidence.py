@@ -10,7 +10,8 @@ What contradicts a feature (`Contradiction`), from what the screens before and a
 - nothing: a button that changed nothing at all - no screen, no content, no toast - with its form set
   and no query of the run's own making (a search may well find nothing for it);
 - an error: error text (or an error toast) that was not there before, after a button whose form was set,
-  with no credentials on either screen (made-up credentials are refused by a working app too);
+  with no credentials on either screen (made-up credentials are refused by a working app too), unless
+  the spec's inputs gave every field of the form (the tester's own credentials);
 - a wrong screen: a tap (not a way out such as Navigate up) that left its page for the screen another
   element names - one of the same page (a copy-paste slip `我的订单` -> `我的收藏`), or one that led to
   that very screen elsewhere in the run - not merely a screen whose title differs from the label;
@@ -43,6 +44,7 @@ from enum import StrEnum
 
 from pytest_fairy.explore.decisions import OutcomeKind
 from pytest_fairy.explore.state import DIALOG_KINDS, IGNORED_KINDS
+from pytest_fairy.explore.target import input_named
 from pytest_fairy.explore.vocabulary import (
     COMMIT_WORDS,
     ERROR_WORDS,
@@ -143,11 +145,13 @@ def facts_of(
     blanks: Sequence[str],
     given: Collection[str] = (),
     empty: bool = False,
+    inputs: Sequence[tuple[str, str]] = (),
 ) -> Facts:
     """The facts of the action on the element `ref` of `acted_on` that led to `reached`; `blanks` are the
     texts its page's fields showed when the page was first seen, in reading order; `given`, the spec's
-    test data (what a field holding one of them was typed from the spec, not made up); `empty`, the
-    feature asks for its form submitted empty (a form with every field empty is then set as asked)."""
+    test data (what a field holding one of them was typed from the spec, not made up), by field name in
+    `inputs`; `empty`, the feature asks for its form submitted empty (a form with every field empty is
+    then set as asked)."""
     marks = usable(acted_on)
     unset = unset_inputs(marks, blanks)
     fields_unset = unset_inputs(marks, blanks, boxes=False)
@@ -167,7 +171,8 @@ def facts_of(
         control=_control(mark),
         unset=unset,
         emptied=emptied,
-        credentials=any(m.node.password for m in (*marks, *usable(reached))),
+        credentials=not _all_given(marks, blanks, inputs)
+        and any(m.node.password for m in (*marks, *usable(reached))),
         query=asks and not searched,
         searched=searched,
         nothing_found=found_none[0][:ERROR_QUOTED] if found_none else "",
@@ -345,6 +350,18 @@ def _tab_of(label: str, title: str) -> bool:
     """A label naming the screen it is on, like the tab of that screen: not a commit button, which may
     share its form's title (`Create account` on `Create your account`)."""
     return names(label, title) and not says(label, COMMIT_WORDS)
+
+
+def _all_given(marks: Sequence[Mark], blanks: Sequence[str], inputs: Sequence[tuple[str, str]]) -> bool:
+    """Whether the spec's inputs name every field of the form (by its hint at first sight, its id): what
+    was typed is the tester's own, a password too, not made up."""
+    fields = _fields(marks)
+    hints = list(blanks) if len(blanks) == len(fields) else [""] * len(fields)
+    named = (
+        input_named(inputs, hint, node.resource_id, node.short_id, node.content_desc)
+        for node, hint in zip(fields, hints, strict=True)
+    )
+    return bool(fields) and all(value for value in named)
 
 
 def _fields(marks: Sequence[Mark]) -> list[Node]:

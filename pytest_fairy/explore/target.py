@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 
@@ -37,12 +38,18 @@ class Target:
         return " ".join((self.feature, self.goal, self.start, *self.sub_features, *self.done_hints, *given))
 
     def input_for(self, *names: str) -> str | None:
-        """The test data for a field known by `names` (its label, hint, text, resource id): a value whose
-        name is one of them (case aside) first, else one whose name is within one; None when none is."""
-        known = [n.strip().casefold() for n in names if n and n.strip()]
-        for exact in (True, False):
-            for name, value in self.inputs:
-                wanted = name.strip().casefold()
-                if any(wanted == n if exact else wanted in n for n in known):
-                    return value
-        return None
+        """The test data for a field known by `names` (`input_named`)."""
+        return input_named(self.inputs, *names)
+
+
+def input_named(inputs: Sequence[tuple[str, str]], *names: str) -> str | None:
+    """The test data of `inputs` for a field known by `names` (its label, hint, text, resource id): a
+    value whose name is one of them (case aside) first, else one whose name is within one; None when none
+    is."""
+    known = [n.strip().casefold() for n in names if n and n.strip()]
+    for exact in (True, False):
+        for name, value in inputs:
+            wanted = name.strip().casefold()
+            if any(wanted == n if exact else wanted in n for n in known):
+                return value
+    return None

@@ -357,8 +357,9 @@ def test_a_box_of_a_form_unticked_when_the_run_came_back_is_no_lost_setting() ->
 
 
 def covered(words: str, given: list[str], *windows: object) -> tuple[Coverage, tuple[StateId, Screen]]:
-    """`start`, for a feature about `words` whose spec gives the test data `given`."""
-    cov = Coverage(words=words, given=given)
+    """`start`, for a feature about `words` whose spec gives the test data `given` (for a field it does
+    not name)."""
+    cov = Coverage(words=words, inputs=[("some field", value) for value in given])
     here = look(*windows)
     cov.saw(*here, in_app=True)
     return cov, here
@@ -437,3 +438,21 @@ def test_a_row_whose_number_differs_names_no_screen() -> None:
     assert not names("商品 10", "商品详情")
     assert names("商品 23", "商品 23")
     assert names("我的订单", "我的订单")
+
+
+def test_an_error_after_the_specs_own_credentials_is_the_evidence() -> None:
+    """A tester's real username and password refused: sign-in is broken. Made-up ones prove nothing."""
+    user, password = field("Username"), v("EditText", "Password", id="et_pwd", password=True)
+    wall = page("Sign in", user, password, button("Sign in"))
+    busy = v("TextView", "Sign-in failed: the server is busy, try again later", id="busy")
+    filled = page("Sign in", field("Username", "zhang.wei"), v("EditText", "••••", id="et_pwd", password=True), button("Sign in"))
+    for inputs, evidence in (([("Username", "zhang.wei"), ("Password", "Dr1ve")], True), ([], False)):
+        cov = Coverage(words="sign in to the private page", inputs=inputs)
+        first = look(wall)
+        cov.saw(*first, in_app=True)
+        typed = look(filled)
+        refused = look(page("Sign in", field("Username", "zhang.wei"), v("EditText", "••••", id="et_pwd", password=True), button("Sign in"), busy))
+        act(cov, 1, first, "Username", OutcomeKind.CONTENT_CHANGED, typed, action="type")
+        act(cov, 2, typed, "Sign in", OutcomeKind.CONTENT_CHANGED, refused)
+        found = cov.evidence(["visible: Private page", "sign in to the private page"])
+        assert (str(found) == "step 2 (tap Sign in on Sign in) showed 'Sign-in failed: the server is busy, try again later'") is evidence, found
