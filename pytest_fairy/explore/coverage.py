@@ -39,7 +39,7 @@ from pytest_fairy.explore.state import StateId, layout_of
 from pytest_fairy.explore.tried import MOVED_ON, Log, Tried
 from pytest_fairy.explore.vocabulary import LEAVING_LABELS, asks_empty
 from pytest_fairy.perception.refs import family, list_row
-from pytest_fairy.perception.relevance import tokens
+from pytest_fairy.perception.relevance import overlap, tokens
 from pytest_fairy.perception.screen import Mark, Screen
 
 # Rows of one layout count as covered once this many of them opened pages of one layout.
@@ -204,7 +204,16 @@ class Coverage:
         return self.log.at(step, self._first)
 
     def unknown(self, words: Sequence[str]) -> list[str]:
-        return self.log.unknown(words, self._first)
+        """What the run could not know of the feature (`Log.unknown`), and the elements the feature's words
+        point to that the risk policy denied (never tried: `Buy milk` read as a purchase)."""
+        wanted = tokens(" ".join(words))
+        denied = [
+            f"'{page.elements[ref]}' on {page.title or page.name} denied by the risk policy, never tried"
+            for page in self._pages.values()
+            for ref in sorted(page.denied - page.tried)
+            if ref not in self._tried_refs and overlap(page.elements.get(ref, ""), wanted)
+        ]
+        return [*self.log.unknown(words, self._first), *dict.fromkeys(denied)]
 
     def changed_before(self, step: int, words: Sequence[str]) -> bool:
         return self.log.changed_before(step, words)

@@ -137,3 +137,11 @@ def test_screens_of_other_apps_are_not_the_features_to_exhaust() -> None:
     assert cov.left() == []
 
 
+
+
+def test_an_element_of_the_feature_the_policy_denied_is_named_as_what_the_run_could_not_know() -> None:
+    cov, today = start(page("Today", button("Buy milk"), button("Add task")))
+    assert cov.unknown(["visible: (edited)", "rename the task Buy milk"]) == [
+        "'Buy milk' on Today denied by the risk policy, never tried"
+    ]
+    assert cov.unknown(["visible: 3 tasks", "add a task"]) == []  # not the feature's
