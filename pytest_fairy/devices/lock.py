@@ -105,7 +105,10 @@ class DeviceLock:
             return False
         self._lock = lock
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-        self.owner_path.write_text(f"pid {os.getpid()} on {socket.gethostname()} ({worker})\n")
+        # Written whole, then renamed: a waiter reading it meanwhile sees the last owner, never an empty file.
+        written = self.owner_path.with_name(f"{self.owner_path.name}.{os.getpid()}")
+        written.write_text(f"pid {os.getpid()} on {socket.gethostname()} ({worker})\n")
+        os.replace(written, self.owner_path)
         return True
 
     def release(self) -> None:

@@ -124,3 +124,18 @@ def test_a_busy_real_device_hands_the_item_to_a_virtual_one(lock_dir: Path) -> N
             assert isinstance(device, VirtualDevice)
     finally:
         held.release()
+
+
+def test_the_owner_is_written_whole_and_leaves_nothing_beside_it(tmp_path: Path) -> None:
+    """Replaced, not rewritten in place: a waiter reading it while a holder takes the device again sees a
+    whole owner, never an empty file ('held by unknown')."""
+    first = DeviceLock(tmp_path, "emulator-5554")
+    assert first.try_acquire()
+    first.release()
+    before = first.owner_path.stat().st_ino
+    again = DeviceLock(tmp_path, "emulator-5554")
+    assert again.try_acquire()
+    assert again.owner().startswith(f"pid {os.getpid()} on ")
+    assert again.owner_path.stat().st_ino != before  # a new file renamed over the old one
+    assert sorted(p.name for p in tmp_path.iterdir() if "owner" in p.name) == [again.owner_path.name]
+    again.release()
