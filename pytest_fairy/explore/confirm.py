@@ -234,8 +234,7 @@ class Confirmer:
             )
         title = after.screen.title or state.name
         cov = self.run.coverage
-        given = (cov.given, cov.empty, cov.inputs)
-        facts = facts_of(before.screen, element.ref, after.screen, tried.blanks, *given)
+        facts = facts_of(before.screen, element.ref, after.screen, tried.blanks, cov.inputs, cov.empty)
         again = contradiction(kind, facts, tried.label, title)
         expected, said = tried.contradiction
         if again is not None and again[0] is expected:

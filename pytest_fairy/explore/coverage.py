@@ -81,7 +81,6 @@ class Coverage:
         the spec's test data (`Target.inputs`), which the run did not make up."""
         self.policy = policy or RiskPolicy()
         self.inputs = tuple(inputs)
-        self.given = frozenset(value for _, value in inputs if value)
         self.empty = asks_empty(words)  # it asks for a form submitted empty
         self._words = tokens(words)
         self._pages: dict[str, _Page] = {}
@@ -144,7 +143,7 @@ class Coverage:
         shown = screens[1].title if screens is not None else ""
         led_to = shown or ((reached.title or reached.name) if reached is not None else after.name)
         facts = (
-            facts_of(screens[0], ref, screens[1], page.blanks, self.given, self.empty, self.inputs)
+            facts_of(screens[0], ref, screens[1], page.blanks, self.inputs, self.empty)
             if screens is not None and ref
             else Facts()
         )

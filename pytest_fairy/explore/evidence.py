@@ -38,7 +38,7 @@ again after it.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -143,30 +143,32 @@ def facts_of(
     ref: str,
     reached: Screen,
     blanks: Sequence[str],
-    given: Collection[str] = (),
-    empty: bool = False,
     inputs: Sequence[tuple[str, str]] = (),
+    empty: bool = False,
 ) -> Facts:
     """The facts of the action on the element `ref` of `acted_on` that led to `reached`; `blanks` are the
-    texts its page's fields showed when the page was first seen, in reading order; `given`, the spec's
-    test data (what a field holding one of them was typed from the spec, not made up), by field name in
-    `inputs`; `empty`, the feature asks for its form submitted empty (a form with every field empty is
-    then set as asked)."""
+    texts its page's fields showed when the page was first seen, in reading order; `inputs`, the spec's
+    test data by field name (a field holding one of its values was typed from the spec, not made up);
+    `empty`, the feature asks for its form submitted empty (a form with every field empty is then set as
+    asked)."""
     marks = usable(acted_on)
+    fields = _fields(marks)
+    given = {value for _, value in inputs if value}
     unset = unset_inputs(marks, blanks)
     fields_unset = unset_inputs(marks, blanks, boxes=False)
-    emptied = empty and bool(fields_unset) and len(fields_unset) == len(_fields(marks))
+    emptied = empty and bool(fields_unset) and len(fields_unset) == len(fields)
     if emptied:
         unset = ()  # every field empty, as the feature asks
     mark = next((m for m in marks if m.ref == ref), None)
     before = set(_texts(acted_on)) | set(acted_on.toasts)
     new_toasts = [t for t in reached.toasts if t not in acted_on.toasts]
-    shown = [t for t in (*_texts(reached), *new_toasts) if t not in before]
+    texts = _texts(reached)
+    shown = [t for t in (*texts, *new_toasts) if t not in before]
     errors = [t for t in shown if _is_error(t)]
     found_none = [t for t in shown if any(w in t.casefold() for w in NOTHING_FOUND_WORDS)]
     label = mark.label.strip().casefold() if mark is not None else ""
     asks = _asks_query_on(acted_on, marks, mark)
-    searched = asks and any(node.text in given for node in _fields(marks) if node.text)
+    searched = asks and any(node.text in given for node in fields if node.text)
     return Facts(
         control=_control(mark),
         unset=unset,
@@ -179,7 +181,7 @@ def facts_of(
         leaving=label in LEAVING_LABELS,
         siblings=tuple(m.label for m in marks if m is not mark and m.label),
         error=errors[0][:ERROR_QUOTED] if errors else "",
-        arrived=next((t for t in _texts(reached) if t not in before and t != reached.title), ""),
+        arrived=next((t for t in texts if t not in before and t != reached.title), ""),
         toast=new_toasts[0] if new_toasts else "",
         dialog=reached.has_dialog and not acted_on.has_dialog,
         retitled=reached.title != acted_on.title,

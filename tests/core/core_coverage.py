@@ -46,8 +46,11 @@ def act(
     cov.acted(step, before[0], key(before[1], label, action), words, Outcome(words, kind), after[0], screens)
 
 
-def start(*windows: V, activity: str = "a.Main") -> tuple[Coverage, tuple[StateId, Screen]]:
-    cov = Coverage()
+def start(
+    *windows: V, activity: str = "a.Main", cov: Coverage | None = None
+) -> tuple[Coverage, tuple[StateId, Screen]]:
+    """A coverage (`cov`, default a plain one) that saw the screen of `windows` first."""
+    cov = cov or Coverage()
     here = look(*windows, activity=activity)
     cov.saw(*here, in_app=True)
     return cov, here

@@ -359,10 +359,7 @@ def test_a_box_of_a_form_unticked_when_the_run_came_back_is_no_lost_setting() ->
 def covered(words: str, given: list[str], *windows: object) -> tuple[Coverage, tuple[StateId, Screen]]:
     """`start`, for a feature about `words` whose spec gives the test data `given` (for a field it does
     not name)."""
-    cov = Coverage(words=words, inputs=[("some field", value) for value in given])
-    here = look(*windows)
-    cov.saw(*here, in_app=True)
-    return cov, here
+    return start(*windows, cov=Coverage(words=words, inputs=[("some field", value) for value in given]))
 
 
 def test_an_empty_submit_the_feature_asks_for_that_changed_nothing_is_the_evidence() -> None:
@@ -447,9 +444,7 @@ def test_an_error_after_the_specs_own_credentials_is_the_evidence() -> None:
     busy = v("TextView", "Sign-in failed: the server is busy, try again later", id="busy")
     filled = page("Sign in", field("Username", "zhang.wei"), v("EditText", "••••", id="et_pwd", password=True), button("Sign in"))
     for inputs, evidence in (([("Username", "zhang.wei"), ("Password", "Dr1ve")], True), ([], False)):
-        cov = Coverage(words="sign in to the private page", inputs=inputs)
-        first = look(wall)
-        cov.saw(*first, in_app=True)
+        cov, first = start(wall, cov=Coverage(words="sign in to the private page", inputs=inputs))
         typed = look(filled)
         refused = look(page("Sign in", field("Username", "zhang.wei"), v("EditText", "••••", id="et_pwd", password=True), button("Sign in"), busy))
         act(cov, 1, first, "Username", OutcomeKind.CONTENT_CHANGED, typed, action="type")

@@ -15,8 +15,13 @@ from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.record import Exploration
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.virtual import VirtualDevice
+from tests.explorer.inline_apps import explore_inline
 
 GOALS = Path(__file__).resolve().parent
+
+
+def text(app: str, name: str) -> str:
+    return (GOALS / app / name).read_text("utf-8")
 
 
 def explore(app: str, feature: str) -> Exploration:
@@ -56,13 +61,9 @@ def test_the_broken_twin_fails_at_the_step_that_shows_it(app: str, feature: str,
 def test_without_the_specs_input_the_search_is_never_evidence(tmp_path: Path) -> None:
     # The explorer's own query (a word of the goal) may find nothing on a working shop too: the broken twin
     # is inconclusive, not failed.
-    spec = (GOALS / "fruit_search_broken" / "test_fruit_search_broken.yaml").read_text("utf-8")
-    (tmp_path / "app.yaml").write_text((GOALS / "fruit_search_broken" / "app.yaml").read_text("utf-8"), "utf-8")
-    (tmp_path / "test_app.yaml").write_text(spec.replace("    inputs:\n      Search products: banana\n", ""))
-    loaded = load_spec(tmp_path / "test_app.yaml")
-    chosen = loaded.features[0]
-    device = VirtualDevice(tmp_path / "app.yaml", latency=False)
-    result = Explorer(device, OfflineBrain()).explore(target_of(loaded, chosen), mission_of(loaded, chosen))
+    spec = text("fruit_search_broken", "test_fruit_search_broken.yaml")
+    spec = spec.replace("    inputs:\n      Search products: banana\n", "")
+    result = explore_inline(tmp_path, text("fruit_search_broken", "app.yaml"), spec)
     assert result.verdict is Verdict.INCONCLUSIVE, result.reason
 
 
@@ -73,32 +74,22 @@ def test_a_check_over_time_passes_only_once_the_done_when_held_again() -> None:
 
 def test_without_after_the_app_that_forgets_passes_as_before(tmp_path: Path) -> None:
     # What `after` adds: the same spec without it cannot tell the broken twin from the working app.
-    spec = (GOALS / "night_reader_broken" / "test_night_reader_broken.yaml").read_text("utf-8")
-    (tmp_path / "app.yaml").write_text((GOALS / "night_reader_broken" / "app.yaml").read_text("utf-8"), "utf-8")
-    (tmp_path / "test_app.yaml").write_text(spec.replace("    after: relaunch\n", ""), "utf-8")
-    loaded = load_spec(tmp_path / "test_app.yaml")
-    chosen = loaded.feature("dark mode stays on")
-    device = VirtualDevice(tmp_path / "app.yaml", latency=False)
-    result = Explorer(device, OfflineBrain()).explore(target_of(loaded, chosen), mission_of(loaded, chosen))
+    spec = text("night_reader_broken", "test_night_reader_broken.yaml").replace("    after: relaunch\n", "")
+    result = explore_inline(tmp_path, text("night_reader_broken", "app.yaml"), spec)  # dark mode stays on
     assert result.verdict is Verdict.PASSED, result.reason
 
 
 def test_a_check_over_time_that_cannot_come_back_is_inconclusive(tmp_path: Path) -> None:
     # The library is the app's first screen: Back leaves the app and no move entered it to take again.
-    (tmp_path / "app.yaml").write_text((GOALS / "night_reader" / "app.yaml").read_text("utf-8"), "utf-8")
-    (tmp_path / "test_app.yaml").write_text(
+    spec = (
         "app: {name: Night Reader, package: com.example.nightreader, virtual: app.yaml}\n"
         "features:\n"
         "  - name: books stay\n"
         "    goal: the library shows the books\n"
         "    done_when: [{visible: 3 books}]\n"
-        "    after: back_and_return\n",
-        "utf-8",
+        "    after: back_and_return\n"
     )
-    loaded = load_spec(tmp_path / "test_app.yaml")
-    chosen = loaded.features[0]
-    device = VirtualDevice(tmp_path / "app.yaml", latency=False)
-    result = Explorer(device, OfflineBrain()).explore(target_of(loaded, chosen), mission_of(loaded, chosen))
+    result = explore_inline(tmp_path, text("night_reader", "app.yaml"), spec)
     assert result.verdict is Verdict.INCONCLUSIVE, result.reason
     assert result.reason.startswith(
         "the done-when held on My library at step 0, but after leaving it and coming back the way back ended on"
