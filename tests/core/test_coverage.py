@@ -145,3 +145,13 @@ def test_an_element_of_the_feature_the_policy_denied_is_named_as_what_the_run_co
         "'Buy milk' on Today denied by the risk policy, never tried"
     ]
     assert cov.unknown(["visible: 3 tasks", "add a task"]) == []  # not the feature's
+
+
+def test_what_a_step_led_to_is_the_title_its_screen_showed_not_its_folded_familys_first() -> None:
+    """Pages of one layout fold into one state (`families`): 商品 24's page is 商品 23's state, not its title."""
+    cov, home = start(page("好物清单", button("商品 23"), button("商品 24")))
+    first = look(page("商品 23", button("收藏")), activity="a.Goods")
+    second = look(page("商品 24", button("收藏")), activity="a.Goods")
+    act(cov, 1, home, "商品 23", OutcomeKind.NEW_STATE, first)
+    act(cov, 2, home, "商品 24", OutcomeKind.STATE_CHANGED, (first[0], second[1]))  # folded into 商品 23's
+    assert [cov.at(1).led_to, cov.at(2).led_to] == ["商品 23", "商品 24"]
