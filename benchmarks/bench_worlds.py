@@ -15,6 +15,7 @@ Exits 0: it is a measurement, not a gate.
 
     python benchmarks/bench_worlds.py --apps 300 --seed 1
     python benchmarks/bench_worlds.py --apps 5                 # a quick look
+    python benchmarks/bench_worlds.py --apps 60 --exports      # and every caught bug's exports on both twins
 """
 
 from __future__ import annotations
@@ -251,6 +252,11 @@ def main() -> int:
     parser.add_argument(
         "--max-steps", type=int, default=0, help="--fairy-max-steps (default: the specs' own)"
     )
+    parser.add_argument(
+        "--exports",
+        action="store_true",
+        help="run every caught bug's exported pytest file and Maestro flow on its bug twin and clean twin",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the generated apps and artifacts")
     args = parser.parse_args()
     started = time.monotonic()
@@ -276,6 +282,18 @@ def main() -> int:
             flush=True,
         )
     report(items, outcomes, reached(items, into / "artifacts"))
+    if args.exports:
+        from world_exports import Caught, check_exports  # the adb stack and the Maestro subset: only here
+
+        by_seed = {w.seed: w for w in worlds}
+        caught = [
+            Caught(by_seed[item.world], item.twin, item.feature, item.nodeid)
+            for key, item in items.items()
+            if column(item, outcomes.get(key)) == "caught@bug_at"
+        ]
+        exports_started = time.monotonic()
+        check_exports(caught, into, max(1, args.workers))
+        print(f"exports checked in {time.monotonic() - exports_started:.0f}s")
     unknown = set(outcomes) - set(items)
     if unknown:
         print(f"\n{len(unknown)} JUnit items not in the truth, e.g. {sorted(unknown)[0]}")

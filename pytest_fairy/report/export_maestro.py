@@ -11,6 +11,7 @@ saw because of it, and a defect no text tells (a judge's finding) gets no flow.
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -47,7 +48,16 @@ def maestro_flow(reproduction: Reproduction, title: str) -> str:
         ("a fresh launch" + (", its data cleared" if reproduction.reset_data else ""), _launch(reproduction))
     ]
     env: dict[str, None] = {}
-    for i, move in enumerate(reproduction.way.moves, start=1):
+    moves, folded = reproduction.way.moves, 0
+    for i, move in enumerate(moves, start=1):
+        if i <= folded:
+            continue
+        scrolls, found = _scrolled_to(moves[i - 1 :])
+        if found:
+            folded = i + scrolls - 1
+            through = f"-{folded}" if scrolls > 1 else ""
+            commands.append((f"{i}{through}. {one_line(move.words)}, until the next element shows", found))
+            continue
         for j, command in enumerate(_commands(move, i, env)):
             commands.append((f"{i}. {one_line(move.words)}" if j == 0 else "", command))
     for check in checks:
@@ -97,6 +107,30 @@ def maestro_selector(selector: Selector) -> dict[str, Any]:
     if selector.text or selector.description:
         found["text"] = escape(selector.text or selector.description)
     return found
+
+
+def _scrolled_to(moves: tuple[Move, ...]) -> tuple[int, dict[str, Any] | None]:
+    """For scrolls up or down the same way followed by a move on an element: how many, and the command
+    that scrolls until that element shows, as Maestro does it. A swipe of Maestro's moves a list by its own
+    distance, not the run's, so the same count of swipes could stop short of the element or pass it."""
+    first = moves[0]
+    direction = Direction(first.action.direction or Direction.DOWN)
+    if first.kind is not ActionKind.SCROLL or direction not in (Direction.DOWN, Direction.UP):
+        return 0, None  # Maestro scrolls from the screen's centre: a row of cards sideways may be elsewhere
+    scrolls = sum(1 for _ in itertools.takewhile(lambda m: _same_scroll(m, first), moves))
+    after = moves[scrolls] if scrolls < len(moves) else None
+    if after is None or after.selector is None or after.kind is ActionKind.SCROLL:
+        return 0, None
+    try:
+        element = maestro_selector(after.selector)
+    except Unwritable:
+        return 0, None
+    return scrolls, {"scrollUntilVisible": {"element": element, "direction": direction.name}}
+
+
+def _same_scroll(move: Move, first: Move) -> bool:
+    mine, theirs = move.action, first.action
+    return (mine.kind, mine.ref, mine.direction) == (theirs.kind, theirs.ref, theirs.direction)
 
 
 def _launch(reproduction: Reproduction) -> dict[str, Any]:

@@ -94,8 +94,11 @@ def with_latency(app: Path, **seconds: float) -> AppModel:
     return model.model_copy(update={"device": model.device.model_copy(update={"latency": latency})})
 
 
-def run_exported(test_file: Path, device: ServedDevice, farm: Farm, folder: Path) -> subprocess.CompletedProcess[str]:
-    """The exported file in a folder of its own, in a new Python, without pytest_fairy's plugin."""
+def run_exported(
+    test_file: Path, device: ServedDevice, farm: Farm, folder: Path, typed: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The exported file in a folder of its own, in a new Python, without pytest_fairy's plugin; `typed`
+    gives the environment's values of what was typed into password fields (`FAIRY_TYPED_<step>`)."""
     folder.mkdir()
     copy = folder / test_file.name
     shutil.copy(test_file, copy)
@@ -104,6 +107,7 @@ def run_exported(test_file: Path, device: ServedDevice, farm: Farm, folder: Path
         "ANDROID_SERIAL": device.serial,
         "ANDROID_ADB_SERVER_PORT": str(farm.adb.port),
         "FAIRY_TYPED_2": "any-password",
+        **(typed or {}),
     }
     command = [sys.executable, "-m", "pytest", copy.name, "-p", "no:fairy", "-p", "no:cacheprovider", "-q"]
     return subprocess.run(

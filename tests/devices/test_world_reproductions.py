@@ -4,7 +4,7 @@ reproduction does, on a seeded sample of them. benchmarks/bench_worlds.py measur
 - a clean twin's feature is never failed (it works: its path reaches its done-when);
 - a failed bug twin names the element its bug sits on (`bug_at`);
 - every exported pytest reproduction, run on its own over the real adb stack, fails on its bug twin and
-  passes on its clean twin.
+  passes on its clean twin; so does every exported Maestro flow, run by tests/maestro_flows.py.
 """
 
 from __future__ import annotations
@@ -14,9 +14,12 @@ from pathlib import Path
 
 import pytest
 from device_helpers import Farm, run_exported
+from maestro_flows import FlowFailed, run_flow
 from worlds import World, generate, write
 
-from pytest_fairy.report.export_pytest import reproduction_file_name
+from pytest_fairy.report.export_maestro import flow_file_name
+from pytest_fairy.report.export_pytest import identifier, reproduction_file_name
+from pytest_fairy.virtual import VirtualDevice
 
 pytestmark = pytest.mark.wire
 
@@ -72,6 +75,7 @@ def test_clean_twins_pass_bugs_fail_at_their_element_and_exports_tell_the_twins_
             caught.append((world_name, twin_name, feature))
     assert caught, "no seeded bug was caught: choose seeds the explorer reaches"
 
+    flows = 0
     for world_name, twin_name, feature in caught:
         name = reproduction_file_name(feature)
         (exported,) = [p for p in artifacts.rglob(name) if f"{world_name}_{twin_name}_" in p.parent.name]
@@ -81,3 +85,10 @@ def test_clean_twins_pass_bugs_fail_at_their_element_and_exports_tell_the_twins_
         clean = farm.serve(worlds_dir / world_name / "clean" / "app.yaml")
         passing = run_exported(exported, clean, farm, tmp_path / f"{twin_name}-{world_name}-clean")
         assert passing.returncode == 0, passing.stdout + passing.stderr
+        flow = exported.parent / flow_file_name(identifier(feature))
+        if flow.is_file():
+            flows += 1
+            with pytest.raises(FlowFailed):
+                run_flow(flow.read_text("utf-8"), VirtualDevice(broken.device.app_model, latency=False))
+            run_flow(flow.read_text("utf-8"), VirtualDevice(clean.device.app_model, latency=False))
+    assert flows, "no caught bug exported a Maestro flow: choose seeds whose defects show as text"

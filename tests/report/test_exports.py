@@ -214,6 +214,7 @@ SELECTOR_KEYS = {
 }
 LAUNCH_KEYS = {"appId", "clearState", "clearKeychain", "stopApp", "permissions", "arguments", "label"}
 SWIPE_DIRECTIONS = {"UP", "DOWN", "LEFT", "RIGHT"}
+SCROLL_UNTIL_KEYS = {"element", "direction", "timeout", "speed", "visibilityPercentage", "centerElement", "label"}
 PRESS_KEYS = {"Enter", "Backspace", "Back", "Home", "Lock", "Tab", "Power", "Volume Up", "Volume Down"}
 BARE_COMMANDS = {"launchApp", "scroll", "back", "hideKeyboard", "eraseText"}
 
@@ -251,6 +252,10 @@ def check_command(where: str, command: Any) -> None:
             assert set(value) <= {"direction", "from", "duration", "label"}, f"{where}: {value}"
             if "from" in value:
                 check_selector(where, value["from"])
+        case "scrollUntilVisible":
+            assert isinstance(value, dict) and value.get("direction", "DOWN") in SWIPE_DIRECTIONS, f"{where}: {value}"
+            assert set(value) <= SCROLL_UNTIL_KEYS, f"{where}: {value}"
+            check_selector(where, value["element"])
         case "pressKey":
             assert value in PRESS_KEYS, f"{where}: unknown key {value!r}"
         case _:
@@ -285,6 +290,30 @@ def test_the_maestro_flow_follows_maestros_documented_commands() -> None:
     assert commands[-4:-1] == ["back", {"pressKey": "Enter"}, {"tapOn": {"text": r"Pay \$15"}}]
     # A crash shows only in the log: the flow checks what the app should have reached instead.
     assert commands[-1] == {"assertVisible": {"text": ".*支付成功.*"}}
+
+
+def test_scrolls_down_a_list_to_a_row_become_one_scroll_until_the_row_shows() -> None:
+    """Maestro's swipe moves a list by its own distance, not the run's: three of them could stop short of
+    the row or pass it, so the flow scrolls until the row shows. Sideways, or with no row after, it swipes."""
+    rows = Selector(resource_id="com.shop:id/rows")
+    row = Selector(text="Item 40")
+
+    def scroll(step: int, direction: str = "down", mark: int = 2) -> Move:
+        words = f"scroll [{mark}] rows {direction}"
+        return Move(step, RecordedAction("scroll", ref="rows", mark=mark, direction=direction), rows, words, "s", "")
+
+    tap = move(4, "tap", row, "tap [7] Item 40")
+    commands = check_flow(exports(reproduction((scroll(1), scroll(2, mark=3), scroll(3), tap)), "pay")["pay.maestro.yaml"])
+    assert commands[1:] == [
+        {"scrollUntilVisible": {"element": {"text": "Item 40"}, "direction": "DOWN"}},
+        {"tapOn": {"text": "Item 40"}},
+        {"assertVisible": {"text": ".*支付成功.*"}},
+    ]
+    flow = exports(reproduction((scroll(1), scroll(2, "up"), tap)), "pay")["pay.maestro.yaml"]
+    assert "# 1. scroll [2] rows down\n- swipe:" in flow
+    assert "# 2. scroll [2] rows up, until the next element shows\n- scrollUntilVisible:" in flow
+    sideways = check_flow(exports(reproduction((scroll(1, "right"), tap)), "pay")["pay.maestro.yaml"])
+    assert sideways[1] == {"swipe": {"direction": "LEFT", "from": {"id": r"com\.shop:id/rows"}}}
 
 
 @pytest.mark.parametrize(
