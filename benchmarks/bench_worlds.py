@@ -125,19 +125,40 @@ def run_batch(
     return outcomes, last
 
 
-def reached(items: dict[tuple[str, str], Item], artifacts: Path) -> set[tuple[str, str]]:
-    """The bug items whose run acted on an element labelled as the bug's (`bug_at`, the label of an action
-    in its steps.jsonl): an upper bound of the seeded bugs the run reached, since an element of that
-    label elsewhere in the app (a Search, a 确定) counts too."""
+def reached(
+    items: dict[tuple[str, str], Item], worlds: list[World], artifacts: Path
+) -> set[tuple[str, str]]:
+    """The bug items whose run acted on the bug's element: an action labelled as the bug's (`bug_at`)
+    taken on the screen its twin changed (that screen's activity, and its title where the model gives it
+    one). A bug that needs a visit count or data the run did not set up counts as reached all the same."""
+    by_seed = {w.seed: w for w in worlds}
     found = set()
     for key, item in items.items():
         if not item.bug_kind:
             continue
+        world = by_seed[item.world]
+        twin = world.twin(item.twin)
+        dialogs = {d["id"] for d in twin.app["dialogs"]}
+        screens = [(s, s["id"] in dialogs) for s in world.bug_screens(twin)]
         for steps in artifacts.glob(f"sessions/*/{slug(item.nodeid)}/steps.jsonl"):
-            lines = steps.read_text("utf-8").splitlines()
-            if item.bug_at.casefold() in {_label(json.loads(line).get("action", "")) for line in lines}:
-                found.add(key)
+            for line in steps.read_text("utf-8").splitlines():
+                step = json.loads(line)
+                if _label(step.get("action", "")) == item.bug_at.casefold() and any(
+                    _on(step, screen, dialog) for screen, dialog in screens
+                ):
+                    found.add(key)
     return found
+
+
+def _on(step: dict[str, str], screen: dict[str, object], dialog: bool) -> bool:
+    """Whether the step was taken on `screen` of the app model, as far as its record tells (a dialog's
+    step is titled by the screen below it)."""
+    first = step.get("screen_text", "").split("\n", 1)[0]
+    activity = first.removeprefix("activity: ").rsplit("/", 1)[-1]
+    if not activity.endswith(str(screen.get("activity", ""))):
+        return False
+    title = str(screen.get("title") or "")
+    return dialog or not title or "{" in title or step.get("title") == title
 
 
 def _label(action: str) -> str:
@@ -222,7 +243,7 @@ def report(
     at_bug: dict[str, Counter[str]] = defaultdict(Counter)
     for key in hit:
         at_bug[items[key].bug_kind][column(items[key], outcomes.get(key))] += 1
-    table("bugs whose label the run acted on (reached, at most)", at_bug, BUG_COLUMNS)
+    table("bugs whose element the run acted on (reached)", at_bug, BUG_COLUMNS)
     if reasons:
         print("\ninconclusive, by reason (clean and bug features):")
         for reason, count in reasons.most_common(EXAMPLES):
@@ -281,7 +302,7 @@ def main() -> int:
             f"[{time.monotonic() - batch_started:.0f}s]",
             flush=True,
         )
-    report(items, outcomes, reached(items, into / "artifacts"))
+    report(items, outcomes, reached(items, worlds, into / "artifacts"))
     if args.exports:
         from world_exports import Caught, check_exports  # the adb stack and the Maestro subset: only here
 

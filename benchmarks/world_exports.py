@@ -77,10 +77,10 @@ def check_exports(caught: list[Caught], into: Path, workers: int) -> None:
 
 
 def _runs(caught: Caught, into: Path, farm: Farm) -> list[Run]:
-    folders = list(into.glob(f"artifacts/sessions/*/{slug(caught.nodeid)}"))
+    folders = sorted(into.glob(f"artifacts/sessions/*/{slug(caught.nodeid)}"))
     if not folders:
         return [Run(kind, caught, written=False, why="no artifacts folder") for kind in ("pytest", "maestro")]
-    folder = folders[0]
+    folder = folders[-1]  # the latest session's
     apps = into / f"world{caught.world.seed}"
     bug, clean = apps / caught.twin / "app.yaml", apps / "clean" / "app.yaml"
     test_file = folder / reproduction_file_name(caught.feature)
@@ -97,11 +97,12 @@ def _pytest(file: Path, caught: Caught, bug: Path, clean: Path, farm: Farm, type
     outcomes, why = [], ""
     for name, app in (("bug", bug), ("clean", clean)):
         served = farm.serve(app)
+        serial = served.serial
         try:
             done = run_exported(file, served, farm, file.parent / f"run-{name}", typed)
         finally:
+            farm.adb.run("disconnect", serial)
             served.server.stop()
-            farm.adb.run("disconnect", served.serial)
         outcomes.append({0: "green", 1: "red"}.get(done.returncode, f"exit {done.returncode}"))
         if outcomes[-1] != ("red" if name == "bug" else "green"):
             why = why or _tail(done.stdout + done.stderr)
@@ -139,7 +140,7 @@ def _read(file: Path) -> str:
 def _left_out(file: Path) -> str:
     """Why the export was not written, as reproduction.txt says."""
     text = _read(file.parent / "reproduction.txt")
-    line = next((line for line in text.splitlines() if line.startswith(f"{file.name} is not written")), "")
+    line = next((line.strip() for line in text.splitlines() if f"{file.name} is not written" in line), "")
     return line.removeprefix(f"{file.name} is not written: ") or "not written (reproduction.txt says nothing)"
 
 

@@ -143,8 +143,9 @@ class Confirmer:
         app's data (a product added, a recipe saved), only the run's own walk, which changes it too."""
         if ending.at_step == 0:  # on the first screen: a fresh launch is the whole way
             return [Way((), start, "a fresh launch")]
-        ways = ways_to(self.run.tree, self.run.moves, ending.at_step, self.run.idle, start=start)
         run = self.run
+        dead = run.coverage.log.dead_before(ending.at_step) if ending.proof is Proof.NEVER_SEEN else set()
+        ways = ways_to(run.tree, run.moves, ending.at_step, run.idle, start=start, dead_before=dead)
         if ending.proof is Proof.NOT_KEPT:  # the walk sets what must be kept, then leaves and comes back
             return ways[-1:]
         if ending.proof is Proof.NEVER_SEEN and run.coverage.changed_before(

@@ -120,7 +120,8 @@ class Log:
             if t.label
             and t.contradiction is not None
             and (score := t.relevance(wanted)) > 0
-            and not self._changed_since(t, " ".join(words))
+            and not self._stale(t, " ".join(words))
+            and not self._superseded(t, " ".join(words))
             and not self._did_before(t)
             and not self._shown_before(t)
         ]
@@ -178,6 +179,39 @@ class Log:
         (`evidence.changes_data`): what `tried` did then may not be what it does now. None if none did."""
         return next((t for t in self._actions if t.step > tried.step and self._changes(t, words)), None)
 
+    def _stale(self, tried: Tried, words: str) -> bool:
+        """Whether the app's data changed after `tried` (`_changed_since`), so that what it showed may no
+        longer hold; not when the same element on the same page showed the same contradiction on both
+        sides of such a change (收藏 on 洱海 dead before and after 黄山 was saved): the data did not explain
+        it then, and proves no more later."""
+        if self._changed_since(tried, words) is None:
+            return False
+        seen, changes = self._again(tried, words)
+        return not any(min(seen) < step < max(seen) for step in changes)
+
+    def _superseded(self, tried: Tried, words: str) -> bool:
+        """Whether the same element on the same page showed the same again after a change of the app's
+        data that followed `tried`: the later one is the evidence, its way through the change (去结算
+        dead on an empty cart proves nothing; dead after 加入购物车 it does)."""
+        seen, changes = self._again(tried, words)
+        return any(tried.step < change < later for later in seen for change in changes)
+
+    def _again(self, tried: Tried, words: str) -> tuple[list[int], list[int]]:
+        """The steps that showed what `tried` showed on its element and page; the steps that changed the
+        app's data."""
+        assert tried.contradiction is not None
+        same = (tried.label, tried.page, tried.contradiction[0])
+        seen = [u.step for u in self._actions if _sees(u, same)]
+        return seen, [c.step for c in self._actions if self._changes(c, words)]
+
+    def dead_before(self, step: int) -> set[int]:
+        """When the action of `step` changed nothing (`Contradiction.NOTHING`): the earlier taps of its
+        element on its page that changed nothing too."""
+        tried = next((t for t in self._actions if t.step == step), None)
+        if tried is None or not _sees(tried, same := (tried.label, tried.page, Contradiction.NOTHING)):
+            return set()
+        return {u.step for u in self._actions if u.step < step and _sees(u, same)}
+
     def changed_before(self, step: int, words: Sequence[str]) -> bool:
         """Whether an action of the feature changed the app's data before `step`: a replay of that step
         must take the run's own walk, which changes it too, not a shorter way."""
@@ -234,6 +268,10 @@ class Log:
                         f"'{t.label}' on {t.page} never tried with its form empty, as the feature asks",
                     )
         return [*stale.values(), *found.values()]
+
+
+def _sees(tried: Tried, same: tuple[str, str, Contradiction]) -> bool:
+    return tried.contradiction is not None and (tried.label, tried.page, tried.contradiction[0]) == same
 
 
 def _empty_fields(tried: Tried) -> int:

@@ -230,6 +230,29 @@ def test_a_step_taken_before_the_feature_changed_the_apps_data_is_no_evidence_un
     assert str(cov.evidence(words)) == "step 5 (tap 去结算 on 购物车) changed nothing"
 
 
+def test_a_button_dead_on_both_sides_of_a_change_of_data_stays_the_evidence_after_more_changes() -> None:
+    """收藏 on 洱海 does nothing, before and after 黄山 was saved: the data did not explain it, so saving
+    more items afterwards does not make it unknown again. Tried once before a change only, it would."""
+    words = ["收藏的「洱海」出现在我的收藏里", "visible: 洱海"]
+
+    def detail(title: str, saved: bool = False) -> Screen:
+        shown = [v("TextView", "已收藏", id="saved")] if saved else []
+        return look(page(title, button("收藏"), *shown), activity="a.Detail")
+
+    cov, browse = start(page("发现目的地", button("洱海"), button("黄山"), button("泰山")))
+    erhai, huangshan, taishan = detail("洱海"), detail("黄山"), detail("泰山")
+    act(cov, 1, browse, "洱海", OutcomeKind.NEW_STATE, erhai)
+    act(cov, 2, erhai, "收藏", OutcomeKind.NO_CHANGE, erhai)
+    act(cov, 3, browse, "黄山", OutcomeKind.NEW_STATE, huangshan)
+    act(cov, 4, huangshan, "收藏", OutcomeKind.CONTENT_CHANGED, detail("黄山", saved=True))
+    assert cov.evidence(words) is None  # tried before a change only: unknown
+    act(cov, 5, erhai, "收藏", OutcomeKind.NO_CHANGE, erhai)
+    act(cov, 6, browse, "泰山", OutcomeKind.NEW_STATE, taishan)
+    act(cov, 7, taishan, "收藏", OutcomeKind.CONTENT_CHANGED, detail("泰山", saved=True))
+    # the try after the change, whose replay goes through it
+    assert str(cov.evidence(words)) == "step 5 (tap 收藏 on 洱海) changed nothing"
+
+
 def test_a_change_of_data_the_feature_does_not_name_leaves_the_evidence_standing() -> None:
     cov, settings = start(page("设置", button("检查更新"), v("Switch", "消息通知", id="sw_push", checkable=True, clickable=True)))
     switched = look(page("设置", button("检查更新"), v("Switch", "消息通知", id="sw_push", checkable=True, clickable=True, checked=True)))

@@ -114,7 +114,8 @@ def test_a_step_of_the_feature_is_tried_again_once_the_app_changed_its_data(tmp_
     (tmp_path / "dead").mkdir()
     result = explore_inline(tmp_path / "dead", DEAD_CHECKOUT_APP, SHOP_SPEC)
     assert result.verdict is Verdict.FAILED, result.reason
-    assert "; step 5 (tap [1] 去结算 on 购物车) changed nothing (reproduced 2/2 in 5 steps)" in result.reason
+    # The replay leaves out the first 去结算, which did nothing then too: a fixed build would act on it.
+    assert "; step 5 (tap [1] 去结算 on 购物车) changed nothing (reproduced 2/2 in 4 steps)" in result.reason
 
 
 def test_out_of_budget_with_a_step_against_the_feature_fails_on_it_once_a_replay_shows_it_again() -> None:

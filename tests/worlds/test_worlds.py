@@ -69,12 +69,7 @@ def test_bug_twins_differ_from_the_clean_twin_only_in_the_bug() -> None:
         clean = world.clean.app
         for twin in world.bugs:
             assert twin.app["app"] == clean["app"] and twin.app["device"] == clean["device"]
-            holders = {h["id"]: h for h in [*clean["screens"], *clean["dialogs"]]}
-            changed = [
-                h["id"]
-                for h in [*twin.app["screens"], *twin.app["dialogs"]]
-                if h["id"] in holders and h != holders[h["id"]]
-            ]
+            changed = [h["id"] for h in world.bug_screens(twin)]
             # one element changed; a tab's bug is on the tab bar of every tab screen
             assert twin.bug is not None
             assert len(changed) == 1 or twin.bug.module == "tabs", (seed, twin.name, changed)

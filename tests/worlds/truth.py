@@ -156,3 +156,10 @@ class World:
             if twin.name == name:
                 return twin
         raise KeyError(name)
+
+    def bug_screens(self, twin: Twin) -> list[dict[str, Any]]:
+        """The screens and dialogs of `twin` that differ from the clean twin's: where its bug sits."""
+        clean = {h["id"]: h for h in [*self.clean.app["screens"], *self.clean.app["dialogs"]]}
+        return [
+            h for h in [*twin.app["screens"], *twin.app["dialogs"]] if h["id"] in clean and h != clean[h["id"]]
+        ]
