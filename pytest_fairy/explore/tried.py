@@ -161,9 +161,11 @@ class Log:
         `关于每日新闻` opens). Not for the app's first screen, which a home tab and a logo alike lead back
         to, nor for a sign-in screen, which any element of a signed-out app may lead to."""
         facts = tried.facts
-        moved = tried.outcome.kind in MOVED_ON and facts.retitled and not (facts.dialog or facts.leaving)
+        moved = tried.outcome.kind in MOVED_ON and not (facts.dialog or facts.leaving)
         if not moved or tried.to_key == first or tried.facts.control is not Control.BUTTON:
             return tried
+        if not facts.retitled:
+            return self._same_heading(tried)
         if mentions(tried.label, tried.led_to) or signs_in(tried.led_to):
             return tried
         for other in self._actions:
@@ -172,6 +174,20 @@ class Log:
             same = same and other.label != tried.label and other.facts.retitled
             if same and other.outcome.kind in MOVED_ON and names(other.label, other.led_to):
                 return replace(tried, elsewhere=f"'{other.label}' on {other.page}")
+        return tried
+
+    def _same_heading(self, tried: Tried) -> Tried:
+        """`tried`, knowing that a sibling on its page opened the very page it opened, under the same
+        title (help articles in one WebView), and that page's heading shares words with the sibling's
+        label and none with this one's: `如何修改绑定手机号？` opening `发票说明`, which `如何开具发票？`
+        opens too."""
+        heading = tried.facts.arrived
+        if not heading or overlap(tried.label, tokens(heading)):
+            return tried
+        for other in self._actions:
+            sibling = (other.to_key, other.page) == (tried.to_key, tried.page) and other.label != tried.label
+            if sibling and other.outcome.kind in MOVED_ON and overlap(other.label, tokens(heading)):
+                return replace(tried, led_to=f"'{heading}'", elsewhere=f"'{other.label}' on {other.page}")
         return tried
 
     def _changed_since(self, tried: Tried, words: str) -> Tried | None:

@@ -196,6 +196,35 @@ def test_the_apps_first_screen_is_no_wrong_screen_whatever_leads_there() -> None
     assert cov.evidence(["go back to 首页 from 关于"]) is None
 
 
+HELP = page("客服与帮助", v("TextView", "热门问题", id="web_title"), button("如何修改绑定手机号？"), button("如何开具发票？"))
+
+
+def answer(heading: str, body: str) -> tuple[StateId, Screen]:
+    """A help article in a WebView: the same title as the list of questions, its own heading."""
+    return look(page("客服与帮助", v("TextView", heading, id="a_title"), v("TextView", body, id="a_body")), activity="a.Answer")
+
+
+def test_a_link_opening_the_article_a_sibling_names_under_the_same_title_is_the_evidence() -> None:
+    cov, help_page = start(HELP)
+    invoices = answer("发票说明", "订单完成后 30 天内可开具发票。")
+    act(cov, 1, help_page, "如何修改绑定手机号？", OutcomeKind.NEW_STATE, invoices)
+    words = ["帮助页面能回答「如何修改绑定手机号？」", "visible: 修改手机号说明"]
+    assert cov.evidence(words) is None  # one link, one article: nothing to tell it by
+    act(cov, 3, help_page, "如何开具发票？", OutcomeKind.STATE_CHANGED, invoices)
+    assert str(cov.evidence(words)) == (
+        "step 1 (tap 如何修改绑定手机号？ on 客服与帮助) opened '发票说明' instead, "
+        "which '如何开具发票？' on 客服与帮助 opens"
+    )
+
+
+def test_two_links_to_an_article_whose_heading_shares_words_with_both_is_no_evidence() -> None:
+    cov, help_page = start(HELP)
+    both = answer("修改手机号与开具发票", "两件事都在「我的」里办理。")
+    act(cov, 1, help_page, "如何修改绑定手机号？", OutcomeKind.NEW_STATE, both)
+    act(cov, 3, help_page, "如何开具发票？", OutcomeKind.STATE_CHANGED, both)
+    assert cov.evidence(["帮助页面能回答「如何修改绑定手机号？」", "visible: 修改手机号说明"]) is None
+
+
 def test_a_submit_that_stayed_on_its_page_opened_no_wrong_screen() -> None:
     """The form shows an error line (a new layout: another state) but its title stays: the page did not
     change, though an element elsewhere is named for it."""
