@@ -264,8 +264,11 @@ def _actions_for(
         # search box narrows what is on screen: try the page's own elements before searching.
         searching = any(word in f"{node.resource_id} {label}".lower() for word in SEARCH_WORDS)
         text = text_for(mark, ctx.target)
-        if not text or text in node.text:
-            return []  # the spec's inputs keep it empty; or it holds that text already (typing appends)
+        given = {value for _, value in ctx.target.inputs if value}
+        if not text or text in node.text or node.text in given:
+            # The spec's inputs keep it empty; or it holds that text, or the spec's own (its hint gone
+            # after a refused submit), already: typing appends.
+            return []
         action = Action(ActionKind.TYPE, mark.number, text)
         bonus = -15 if searching else FORM_FIRST_BONUS
         return [Candidate(score + bonus, order, action, f"type|{ref}", f"fill '{label}'", ref, relevant=True)]

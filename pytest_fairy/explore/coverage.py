@@ -32,9 +32,10 @@ from dataclasses import dataclass, field
 
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind
-from pytest_fairy.explore.evidence import Facts, Settings, facts_of, field_texts, usable
+from pytest_fairy.explore.evidence import Facts, facts_of, field_texts, usable
 from pytest_fairy.explore.families import sampled
 from pytest_fairy.explore.policy import RiskPolicy
+from pytest_fairy.explore.settings_kept import Settings
 from pytest_fairy.explore.state import StateId, layout_of
 from pytest_fairy.explore.tried import MOVED_ON, Log, Tried
 from pytest_fairy.explore.vocabulary import LEAVING_LABELS, asks_empty

@@ -31,8 +31,9 @@ element opened (the Save of the dialog `Add task` opened).
 What an element does may depend on the app's data: Checkout does nothing while the cart is empty. A step
 taken before an action of the feature changed the data (`changes_data`: a commit such as Save or 加入购物车,
 a switch or box toggled, that did something; an action of the feature when the feature's words hold most
-of its label's, or it is the Save of a form the feature opened) is no evidence until the element is tried
-again after it.
+of its label's, or it is the Save of a form the feature opened; not the OK that closes an error alert)
+is no evidence until the element is tried again after it. One that showed the same on both sides of
+such a change stays evidence: the data did not explain it (`tried.Log`).
 """
 
 from __future__ import annotations
@@ -131,6 +132,7 @@ class Facts:
     error: str = ""  # error text (or an error toast) that its outcome showed and the screen before did not
     toast: str = ""  # a toast its outcome showed
     dialog: bool = False  # it led to a dialog
+    acknowledged: bool = False  # it closed a dialog that told of a failure (the OK of an error alert)
     # A text of the screen it led to that the screen before did not show: what tells that screen apart
     # (its title may be a tab's label on every page too).
     arrived: str = ""
@@ -152,7 +154,7 @@ def facts_of(
     `empty`, the feature asks for its form submitted empty (a form with every field empty is then set as
     asked)."""
     marks = usable(acted_on)
-    fields = _fields(marks)
+    fields = fields_of(marks)
     given = {value for _, value in inputs if value}
     unset = unset_inputs(marks, blanks)
     fields_unset = unset_inputs(marks, blanks, boxes=False)
@@ -169,6 +171,7 @@ def facts_of(
     label = mark.label.strip().casefold() if mark is not None else ""
     asks = _asks_query_on(acted_on, marks, mark)
     searched = asks and any(node.text in given for node in fields if node.text)
+    closed = acted_on.has_dialog and not reached.has_dialog
     return Facts(
         control=_control(mark),
         unset=unset,
@@ -184,51 +187,10 @@ def facts_of(
         arrived=next((t for t in texts if t not in before and t != reached.title), ""),
         toast=new_toasts[0] if new_toasts else "",
         dialog=reached.has_dialog and not acted_on.has_dialog,
+        acknowledged=closed and any(map(_is_error, _texts(acted_on, dialog=True))),
         retitled=reached.title != acted_on.title,
         here=mark is not None and (mark.node.selected or _tab_of(mark.label, acted_on.title)),
     )
-
-
-@dataclass(frozen=True, slots=True)
-class Lost:
-    """A setting the app did not keep: the switch `label` that step `step` turned on (`was`) or off."""
-
-    label: str
-    was: bool
-    step: int
-
-    def __str__(self) -> str:
-        now, then = _on(not self.was), _on(self.was)
-        return f"showed '{self.label}' {now} again, though step {self.step} turned it {then}"
-
-
-class Settings:
-    """The switches and boxes the run set, as it set them. One shown the other way once the run has left
-    its page and come back, untouched since, is a setting the app lost. Not a box of a form (a page with
-    text fields): a form may well start afresh each time it is opened."""
-
-    def __init__(self) -> None:
-        self._set: dict[str, Lost] = {}  # by the element's ref
-
-    def arrived(self, step: int, ref: str, facts: Facts, screens: tuple[Screen, Screen]) -> Lost | None:
-        """The action of `step` on `ref` led from `screens[0]` to `screens[1]`: a setting it set, or one
-        it found lost on the page it came to."""
-        acted_on, reached = screens
-        marks = {m.ref: m for m in usable(reached) if m.node.checkable}
-        if facts.control is Control.OPTION and ref in marks and not _fields(usable(acted_on)):
-            self._set[ref] = Lost(marks[ref].label, marks[ref].node.checked, step)
-            return None
-        if reached.title == acted_on.title:
-            return None  # still on its page: another switch may turn this one off by design
-        for found, mark in marks.items():
-            kept = self._set.get(found)
-            if kept is not None and mark.node.checked != kept.was:
-                return self._set.pop(found)
-        return None
-
-
-def _on(checked: bool) -> str:
-    return "on" if checked else "off"
 
 
 def usable(screen: Screen) -> list[Mark]:
@@ -241,13 +203,13 @@ def usable(screen: Screen) -> list[Mark]:
 
 def field_texts(screen: Screen) -> tuple[str, ...]:
     """What the screen's text fields show, in reading order: on a page's first sight, their hints."""
-    return tuple(node.text for node in _fields(usable(screen)))
+    return tuple(node.text for node in fields_of(usable(screen)))
 
 
 def unset_inputs(marks: Sequence[Mark], blanks: Sequence[str], *, boxes: bool = True) -> tuple[str, ...]:
     """The inputs of a form not set: fields empty or showing what they showed at first sight, check boxes
     unticked (unless not `boxes`)."""
-    fields = _fields(marks)
+    fields = fields_of(marks)
     first = list(blanks) if len(blanks) == len(fields) else [""] * len(fields)
     pairs = zip(fields, first, strict=True)
     unset = [f"'{f.text or f.short_id or 'a field'}' empty" for f, b in pairs if f.text in ("", b)]
@@ -258,8 +220,8 @@ def unset_inputs(marks: Sequence[Mark], blanks: Sequence[str], *, boxes: bool = 
 def _asks_query_on(screen: Screen, marks: Sequence[Mark], mark: Mark | None) -> bool:
     """A search form: its title, one of its fields or the button itself asks for a query."""
     named = any(word in screen.title.casefold() for word in QUERY_WORDS)
-    fields = any(_asks_query(node) for node in _fields(marks))
-    return named and bool(_fields(marks)) or fields or _asks_query(mark.node if mark else None)
+    fields = any(_asks_query(node) for node in fields_of(marks))
+    return named and bool(fields_of(marks)) or fields or _asks_query(mark.node if mark else None)
 
 
 def _asks_query(node: Node | None) -> bool:
@@ -329,8 +291,9 @@ def _share(label: str, seen: frozenset[str]) -> float:
 def changes_data(label: str, facts: Facts, kind: OutcomeKind) -> bool:
     """Whether an action that ended `kind` may have changed what the app keeps: a switch or box toggled,
     or a button that commits a form (Save, 提交) or keeps something where it stands (加入购物车, 收藏; not
-    `我的收藏`, which opens a page), that did something (a toast counts: `已加入` on an unchanged page)."""
-    if kind not in (*MOVED, OutcomeKind.CONTENT_CHANGED) and not facts.toast:
+    `我的收藏`, which opens a page), that did something (a toast counts: `已加入` on an unchanged page).
+    Not the OK that closes an alert telling of a failure: nothing was kept."""
+    if kind not in (*MOVED, OutcomeKind.CONTENT_CHANGED) and not facts.toast or facts.acknowledged:
         return False
     keeps = says(label, COMMIT_WORDS) or says(label, KEEP_WORDS) and not facts.retitled
     return facts.control is Control.OPTION or (facts.control is Control.BUTTON and keeps)
@@ -357,7 +320,7 @@ def _tab_of(label: str, title: str) -> bool:
 def _all_given(marks: Sequence[Mark], blanks: Sequence[str], inputs: Sequence[tuple[str, str]]) -> bool:
     """Whether the spec's inputs name every field of the form (by its hint at first sight, its id): what
     was typed is the tester's own, a password too, not made up."""
-    fields = _fields(marks)
+    fields = fields_of(marks)
     hints = list(blanks) if len(blanks) == len(fields) else [""] * len(fields)
     named = (
         input_named(inputs, hint, node.resource_id, node.short_id, node.content_desc)
@@ -366,7 +329,7 @@ def _all_given(marks: Sequence[Mark], blanks: Sequence[str], inputs: Sequence[tu
     return bool(fields) and all(value for value in named)
 
 
-def _fields(marks: Sequence[Mark]) -> list[Node]:
+def fields_of(marks: Sequence[Mark]) -> list[Node]:
     return reading_order([m.node for m in marks if m.node.editable])
 
 
@@ -387,11 +350,12 @@ def _control(mark: Mark | None) -> Control:
     return Control.OTHER
 
 
-def _texts(screen: Screen) -> list[str]:
+def _texts(screen: Screen, dialog: bool = False) -> list[str]:
+    """The texts a person sees, in order; `dialog`: only the dialog's in front."""
     return [
         text
         for layer in screen.layers
-        if layer.kind not in IGNORED_KINDS
+        if layer.kind not in IGNORED_KINDS and (not dialog or layer.kind in DIALOG_KINDS)
         for node in layer.nodes()
         if node.visible and (text := (node.text or node.content_desc).strip())
     ]

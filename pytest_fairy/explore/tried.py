@@ -15,7 +15,6 @@ from pytest_fairy.explore.evidence import (
     Contradiction,
     Control,
     Facts,
-    Lost,
     changes_data,
     contradiction,
     mentions,
@@ -23,6 +22,7 @@ from pytest_fairy.explore.evidence import (
     relevance,
     signs_in,
 )
+from pytest_fairy.explore.settings_kept import Lost
 from pytest_fairy.explore.vocabulary import asks_empty
 from pytest_fairy.perception.relevance import overlap, tokens
 

@@ -81,3 +81,10 @@ def test_a_field_already_holding_what_would_be_typed_is_not_typed_again() -> Non
     # Typing appends to what a field holds: `qa_testerqa_tester` is what a second time makes.
     assert fields_offered("Name", (("Name", "Zhang Wei"),)) == ["Zhang Wei"]
     assert fields_offered("Zhang Wei", (("et_name", "Zhang Wei"),)) == []
+
+
+def test_a_field_holding_the_specs_own_data_is_not_typed_into_though_its_name_is_gone() -> None:
+    # A refused sign-in keeps what was typed, and the field's hint `Username` no longer shows: the field
+    # is not a new one to fill with a made-up name (`test.userqa_tester`).
+    assert fields_offered("test.user", (("Username", "test.user"),)) == []
+    assert fields_offered("someone", (("Username", "test.user"),)) == ["qa_tester"]

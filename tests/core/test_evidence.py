@@ -503,3 +503,23 @@ def test_an_error_after_the_specs_own_credentials_is_the_evidence() -> None:
         act(cov, 2, typed, "Sign in", OutcomeKind.CONTENT_CHANGED, refused)
         found = cov.evidence(["visible: Private page", "sign in to the private page"])
         assert (str(found) == "step 2 (tap Sign in on Sign in) showed 'Sign-in failed: the server is busy, try again later'") is evidence, found
+
+
+def test_the_ok_that_closes_an_error_alert_changes_no_data() -> None:
+    """Sign-in, opened by the element the feature names, refuses the tester's own credentials in an
+    alert. Its OK commits nothing (though OK on that page belongs to the feature), so the refusal stays
+    the evidence."""
+    user, password = field("Username"), v("EditText", "Password", id="et_pwd", password=True)
+    inputs = [("Username", "zhang.wei"), ("Password", "Dr1ve")]
+    words = ["visible: Member level", "open Member center and sign in"]
+    cov, home = start(page("Me", button("Member center")), cov=Coverage(inputs=inputs))
+    wall = look(page("Sign in", user, password, button("Sign in")), activity="a.Login")
+    filled = page("Sign in", field("Username", "zhang.wei"), v("EditText", "••••", id="et_pwd", password=True), button("Sign in"))
+    typed = look(filled, activity="a.Login")
+    alert = window(PKG, v("TextView", "Sign-in failed: the server is busy", id="message"), button("OK"), bounds=(100, 800, 980, 1600))
+    refused = look(filled, alert, activity="a.Login")
+    act(cov, 1, home, "Member center", OutcomeKind.NEW_STATE, wall)
+    act(cov, 2, wall, "Username", OutcomeKind.CONTENT_CHANGED, typed, action="type")
+    act(cov, 3, typed, "Sign in", OutcomeKind.NEW_STATE, refused)
+    act(cov, 4, refused, "OK", OutcomeKind.STATE_CHANGED, typed)
+    assert str(cov.evidence(words)) == "step 3 (tap Sign in on Sign in) showed 'Sign-in failed: the server is busy'"
