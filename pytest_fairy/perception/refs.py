@@ -74,12 +74,14 @@ def name_text(text: str) -> str:
 
 
 _REF_TEXT = re.compile(r"\[[^\]]*\]")
+_ID_INDEX = re.compile(r"([A-Za-z][_-])\d+(?=\[|/|$)")  # `row_12`, `item-3`: an index ending an id
 
 
 def family(ref: str) -> str:
-    """The ref with its texts and ordinals taken out: the rows of one list share it
-    (`rv/item[商品 7]/tv_name` -> `rv/item[]/tv_name`)."""
-    return _REF_TEXT.sub("[]", ref).split("#", 1)[0]
+    """The ref with its texts, ordinals and the index at the end of an id taken out: the rows of one list
+    share it (`rv/item[商品 7]/tv_name` -> `rv/item[]/tv_name`; `rv/row_12[Lisbon]` -> `rv/row_#[]`, a
+    row tagged with its position, as Compose test tags often are)."""
+    return _ID_INDEX.sub(r"\1#", _REF_TEXT.sub("[]", ref).split("#", 1)[0])
 
 
 def _clean(text: str, keep_digits: bool) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pytest_fairy.perception.refs import make_refs, match_refs, raw_ref, stable_text
+from pytest_fairy.perception.refs import family, make_refs, match_refs, raw_ref, stable_text
 from pytest_fairy.perception.screen import Screen, build_screen
 
 from .builder import PKG, alert_window, dump, menu_screen, menu_window, nav_bar, status_bar, v
@@ -125,3 +125,12 @@ def test_match_refs_respects_layers() -> None:
     # The dialog's 确定 is not the same element as anything on the page without the dialog.
     assert all(m.layer == page.marks_by_ref[ref].layer for ref, m in match_refs(page, plain).items())
     assert match_refs(page, plain) == {}
+
+
+def test_rows_share_a_family_whether_named_by_text_or_tagged_with_their_index() -> None:
+    assert family("rv/item[商品 7]/tv_name") == family("rv/item[商品 8]/tv_name") == "rv/item[]/tv_name"
+    assert family("m4_rv/m4_row_1[Marrakesh 1]") == family("m4_rv/m4_row_12[Kyoto 12]") == "m4_rv/m4_row_#[]"
+    assert family("rv/card-3/tv_title") == family("rv/card-40/tv_title")
+    # A row of another id is of its own family; digits inside an id's word are not an index.
+    assert family("m2_rv/m2_row_special[编辑精选]") != family("m2_rv/m2_row_1[麻婆豆腐 1]")
+    assert family("content/btn_step2") != family("content/btn_step3")
