@@ -50,6 +50,10 @@ COMMIT_WORDS = frozenset(
         "create",
         "post",
         "continue",
+        "agree",  # an agreement accepted: `I agree`, `Accept`, `我已阅读并同意`
+        "accept",
+        "同意",
+        "接受",
     }
 )
 # Labels of a way out of a screen: where it leads is the back stack's business, never a wrong screen.

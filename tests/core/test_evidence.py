@@ -523,3 +523,14 @@ def test_the_ok_that_closes_an_error_alert_changes_no_data() -> None:
     act(cov, 3, typed, "Sign in", OutcomeKind.NEW_STATE, refused)
     act(cov, 4, refused, "OK", OutcomeKind.STATE_CHANGED, typed)
     assert str(cov.evidence(words)) == "step 3 (tap Sign in on Sign in) showed 'Sign-in failed: the server is busy'"
+
+
+def test_the_accept_button_of_an_agreement_the_feature_names_belongs_to_the_feature() -> None:
+    """`I agree` shares no word with "Accept the Terms of Service", but it commits the page that the
+    feature's `Terms of Service` opened: it doing nothing is the evidence."""
+    cov, home = start(page("Yummly", button("Terms of Service"), button("Saved items")))
+    terms = look(page("Terms of Service", v("TextView", "1. Use of the service", id="clause"), button("I agree")), activity="a.Terms")
+    act(cov, 1, home, "Terms of Service", OutcomeKind.NEW_STATE, terms)
+    act(cov, 2, terms, "I agree", OutcomeKind.NO_CHANGE, terms)
+    words = ["visible: You accepted the Terms of Service", "Accept the Terms of Service"]
+    assert str(cov.evidence(words)) == "step 2 (tap I agree on Terms of Service) changed nothing"
