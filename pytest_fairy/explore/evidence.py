@@ -54,6 +54,7 @@ from pytest_fairy.explore.vocabulary import (
     NOTHING_FOUND_WORDS,
     QUERY_WORDS,
     SIGN_IN_WORDS,
+    SUBMIT_QUERY_WORDS,
     says,
 )
 from pytest_fairy.perception.hierarchy import Node
@@ -123,6 +124,7 @@ class Facts:
     # The form inputs not set when it was taken: `'Email' empty`, `'I agree' unticked`.
     unset: tuple[str, ...] = ()
     emptied: bool = False  # its form was empty, as the feature asks (`facts_of`)
+    spec_data: bool = False  # a field of its form held a value of the spec's inputs
     credentials: bool = False  # a password field was on its screen, or on the one it led to
     query: bool = False  # its screen asks for a query (a search field): the run's own words may find nothing
     searched: bool = False  # its screen asks for a query, and a field holds the spec's test data
@@ -170,12 +172,14 @@ def facts_of(
     found_none = [t for t in shown if any(w in t.casefold() for w in NOTHING_FOUND_WORDS)]
     label = mark.label.strip().casefold() if mark is not None else ""
     asks = _asks_query_on(acted_on, marks, mark)
-    searched = asks and any(node.text in given for node in fields if node.text)
+    holds_given = any(node.text in given for node in fields if node.text)
+    searched = asks and holds_given
     closed = acted_on.has_dialog and not reached.has_dialog
     return Facts(
         control=_control(mark),
         unset=unset,
         emptied=emptied,
+        spec_data=holds_given,
         credentials=not _all_given(marks, blanks, inputs)
         and any(m.node.password for m in (*marks, *usable(reached))),
         query=asks and not searched,
@@ -299,16 +303,18 @@ def changes_data(label: str, facts: Facts, kind: OutcomeKind) -> bool:
     return facts.control is Control.OPTION or (facts.control is Control.BUTTON and keeps)
 
 
-def relevance(label: str, via: str, control: Control, words: frozenset[str], emptied: bool = False) -> int:
+def relevance(label: str, via: str, control: Control, words: frozenset[str], as_asked: bool = False) -> int:
     """How strongly the feature's words (`tokens` of them) point at an element: the words its label
     shares with them, else 1 for a form's commit button on a screen an element they name opened (most of
-    its words are theirs: `Add task` is not named by "rename a task"), or on a form the feature asks to
-    submit empty and that was (`emptied`)."""
+    its words are theirs: `Add task` is not named by "rename a task"), or on a form that holds what the
+    feature asks (`as_asked`: submitted empty as it asks, or holding the spec's own test data), a
+    search's `查找` or `Go` too."""
     shared = overlap(label, words)
     if shared or control is not Control.BUTTON:
         return shared
-    commits = says(label, COMMIT_WORDS)
-    return 1 if commits and (emptied or via and _share(via, words) >= NAMES_SHARE) else 0
+    if as_asked and says(label, COMMIT_WORDS | SUBMIT_QUERY_WORDS):
+        return 1
+    return 1 if says(label, COMMIT_WORDS) and via and _share(via, words) >= NAMES_SHARE else 0
 
 
 def _tab_of(label: str, title: str) -> bool:

@@ -65,7 +65,8 @@ class Tried:
         """How strongly the feature's words point at it (at the setting it found lost, if it did)."""
         if self.lost is not None:
             return relevance(self.lost.label, "", Control.OPTION, words)
-        return relevance(self.label, self.via, self.facts.control, words, self.facts.emptied)
+        as_asked = self.facts.emptied or self.facts.spec_data
+        return relevance(self.label, self.via, self.facts.control, words, as_asked)
 
     @property
     def against(self) -> Against | None:

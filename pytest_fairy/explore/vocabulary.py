@@ -60,6 +60,8 @@ COMMIT_WORDS = frozenset(
 LEAVING_LABELS = frozenset(
     {"navigate up", "转到上一层级", "向上导航", "返回", "back", "关闭", "close", "取消", "cancel"}
 )
+# Labels of the button that runs a search, matched as words: `查找`, `Go`.
+SUBMIT_QUERY_WORDS = frozenset({"search", "find", "go", "搜索", "查找", "查询"})
 # Words of a field or button that asks for a query: what the run typed may well find nothing.
 QUERY_WORDS = ("search", "find", "query", "keyword", "搜索", "查找", "关键词", "关键字")
 # Words of a text saying that a search found nothing: no evidence for a query the run made up, but for

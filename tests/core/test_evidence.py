@@ -534,3 +534,20 @@ def test_the_accept_button_of_an_agreement_the_feature_names_belongs_to_the_feat
     act(cov, 2, terms, "I agree", OutcomeKind.NO_CHANGE, terms)
     words = ["visible: You accepted the Terms of Service", "Accept the Terms of Service"]
     assert str(cov.evidence(words)) == "step 2 (tap I agree on Terms of Service) changed nothing"
+
+
+def test_the_search_button_of_a_form_holding_the_specs_input_belongs_to_the_feature() -> None:
+    """`查找` shares no word with the goal; the search field holds the spec's own query, so the button that
+    runs it is the feature's, and the error it showed is the evidence. With a query of the run's own, or
+    a button that neither commits nor searches, it is not."""
+    words = ["visible: 找到 3 条“丽江古城”的结果", "搜索“丽江古城”能找到结果"]
+    failed = page("搜索目的地", v("TextView", "加载失败，请稍后重试", id="err"))
+    for query, label, evidence in (("丽江古城", "查找", True), ("测试内容", "查找", False), ("丽江古城", "清空", False)):
+        blank = page("搜索目的地", field("输入目的地名称"), button(label))
+        typed = page("搜索目的地", field("输入目的地名称", query), button(label))
+        cov, first = start(blank, cov=Coverage(inputs=[("输入目的地名称", "丽江古城")]))
+        filled = look(typed)
+        act(cov, 1, first, "输入目的地名称", OutcomeKind.CONTENT_CHANGED, filled, action="type")
+        act(cov, 2, filled, label, OutcomeKind.NEW_STATE, look(failed, activity="a.Error"))
+        found = cov.evidence(words)
+        assert (str(found) == f"step 2 (tap {label} on 搜索目的地) showed '加载失败，请稍后重试'") is evidence, found
