@@ -76,6 +76,10 @@ class GuardLimits:
     stagnation_stop: int = 16
     max_escapes: int = 3
     evidence_steps: int = 8
+    # How often one action from one state may count as progress for content alone (one more task in
+    # the list after Add task, type, Save): past that, the run is growing the page, not exploring.
+    # Scrolling is exempt: a long list shows new rows scroll after scroll.
+    content_repeats: int = 3
 
     def __post_init__(self) -> None:
         pairs = (
@@ -92,7 +96,7 @@ class GuardLimits:
                     f"GuardLimits: need 1 <= {low} <= {high}, got "
                     f"{getattr(self, low)} and {getattr(self, high)}"
                 )
-        for name in ("max_escapes", "evidence_steps"):
+        for name in ("max_escapes", "evidence_steps", "content_repeats"):
             if getattr(self, name) < 1:
                 raise ValueError(f"GuardLimits: {name} must be at least 1, got {getattr(self, name)}")
 
@@ -136,6 +140,7 @@ class LoopGuard:
         self._recent: deque[_Seen] = deque(maxlen=max(self.limits.evidence_steps, 2))
         self._visits: Counter[str] = Counter()
         self._contents: dict[str, set[str]] = {}
+        self._content_yields: Counter[tuple[str, str]] = Counter()  # (from state, action): new content
         self._same_state_run = 0
         self._oscillation_len = 0
         self._action_repeats: Counter[tuple[str, str]] = Counter()
@@ -174,6 +179,8 @@ class LoopGuard:
         moved = previous is None or previous.state.key != state.key
         novel_content = state.content_hash not in self._contents.setdefault(state.key, set())
         self._contents[state.key].add(state.content_hash)
+        if novel_content and not new_state and previous is not None and action_key:
+            novel_content = self._grows(previous.state.key, action_key)
         # A self-transition never taken before is not progress by itself (seed 001: taps that do nothing).
         productive = new_state or (new_transition and moved) or novel_content or found_dead
         self._visits[state.key] += 1
@@ -196,6 +203,15 @@ class LoopGuard:
                 self._escapes_total += 1
                 self._clear_loop_counters()
         return GuardVerdict(_KIND[level], reason, self.evidence(), escape)
+
+    def _grows(self, before: str, action_key: str) -> bool:
+        """Whether new content after `action_key` from the state `before` still counts as progress: not
+        once the same action from the same state has brought only new content `content_repeats` times.
+        A scroll always does."""
+        if action_key.startswith("scroll"):
+            return True
+        self._content_yields[(before, action_key)] += 1
+        return self._content_yields[(before, action_key)] <= self.limits.content_repeats
 
     def _named(self, action_key: str) -> str:
         return self._words.get(action_key, action_key)

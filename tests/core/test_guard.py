@@ -101,6 +101,26 @@ def test_repeating_an_action_that_keeps_bringing_new_content_is_fine() -> None:
     assert set(walk.kinds()) == {OK}
 
 
+def test_a_cycle_that_only_adds_content_is_a_loop_after_a_few_rounds() -> None:
+    """Add task, type, Save, round after round: each Save shows one more task, nothing else is new."""
+    walk = Walk()
+    walk.see(sid("tasks", content="0 tasks"))
+    for n in range(1, 13):
+        walk.see(sid("tasks", dialog="add"), "tap|btn_add||")
+        walk.see(sid("tasks", dialog="add", content="typed"), "type|et_title||Buy milk")
+        walk.see(sid("tasks", content=f"{n} tasks"), "tap|btn_save||")
+    assert walk.first(ESCAPE) is not None, walk.kinds()
+    assert all(v.ok for v in walk.verdicts[:10])  # the first rounds are what exploring looks like
+
+
+def test_scrolling_a_long_list_is_never_content_growing_in_a_loop() -> None:
+    walk = Walk()
+    walk.see(sid("list", content="rows0"))
+    for page in range(1, 40):
+        walk.see(sid("list", content=f"rows{page}"), "scroll|rv|down|")
+    assert set(walk.kinds()) == {OK}
+
+
 def test_consecutive_failures_stop() -> None:
     walk = Walk()
     walk.see(sid("s0"))
