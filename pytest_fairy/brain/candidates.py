@@ -153,6 +153,7 @@ def find_candidates(
                 commit=bool(chosen),
                 submit_last=submit_last,
                 empty_first=empty_first,
+                form=form,
             )
         )
     ways_on = [c for c in found if c.action.kind not in _NOT_A_WAY_ON]
@@ -247,6 +248,7 @@ def _actions_for(
     commit: bool,
     submit_last: bool,
     empty_first: bool = False,
+    form: bool = False,
 ) -> list[Candidate]:
     node, label, ref = mark.node, mark.label, mark.ref
     risk = risky_category(label) if label else None
@@ -275,10 +277,14 @@ def _actions_for(
     submits = _submits(mark)
     if submits and submit_last:
         score -= SUBMIT_LAST_PENALTY
-    if node.checkable:
+    form_box = form and "CheckBox" in node.class_name and not node.checked
+    if form_box:
+        # A form's box (I agree to the terms) is set with its fields, before the submit.
+        score += FORM_FIRST_BONUS
+    elif node.checkable:
         # A toggle changes the page's content, rarely the page: new pages first.
         score -= TOGGLE_PENALTY
-    why = f"unexplored element '{label}'"
+    why = f"tick '{label}' with the form's fields" if form_box else f"unexplored element '{label}'"
     if relevance:
         why += f" matching the feature (relevance {relevance})"
     if commit and label.strip().lower() in CONFIRM_WORDS:
@@ -287,9 +293,8 @@ def _actions_for(
     kind = ActionKind.LONG_TAP if node.long_clickable and not node.clickable else ActionKind.TAP
     relevant = relevance > 0 or why.startswith("the option the goal names")
     action = Action(kind, mark.number)
-    return [
-        Candidate(score, order, action, f"{kind}|{ref}", why, ref, submits, relevant, node.checkable, named)
-    ]
+    toggle = node.checkable and not form_box  # a form's box is part of filling it, not left for later
+    return [Candidate(score, order, action, f"{kind}|{ref}", why, ref, submits, relevant, toggle, named)]
 
 
 def _submits(mark: Mark) -> bool:

@@ -88,3 +88,24 @@ def test_a_field_holding_the_specs_own_data_is_not_typed_into_though_its_name_is
     # is not a new one to fill with a made-up name (`test.userqa_tester`).
     assert fields_offered("test.user", (("Username", "test.user"),)) == []
     assert fields_offered("someone", (("Username", "test.user"),)) == ["qa_tester"]
+
+
+def test_a_forms_check_box_is_ticked_with_its_fields_before_the_submit() -> None:
+    """`I agree to the terms` is part of filling the form, not a toggle left until every page is seen:
+    a submit tried with it unticked teaches nothing."""
+
+    def offered(checked: bool) -> list[tuple[str, bool]]:
+        screen = screen_of(
+            v("EditText", (40, 200, 1040, 350), text="Zhang Wei", rid="et_name", clickable=True, focusable=True),
+            v("CheckBox", (40, 400, 1040, 520), text="I agree to the terms", rid="cb_agree", clickable=True,
+              checkable=True, checked=checked),
+            button("Submit", 3),
+        )
+        ctx = replace(synthetic.context(1, screen=screen), target=target((("et_name", "Zhang Wei"),)))
+        found = sorted(find_candidates(ctx, Focus.of(ctx.target), {}, {}), key=lambda c: -c.score)
+        return [(c.why, c.toggle) for c in found]
+
+    first, *_ = offered(checked=False)
+    assert first == ("tick 'I agree to the terms' with the form's fields", False)
+    # Ticked already: unticking it is a toggle like any other, after the submit.
+    assert offered(checked=True)[0][0].startswith("unexplored element 'Submit'")
