@@ -19,7 +19,8 @@ from pytest_fairy.explore.families import sampled
 from pytest_fairy.explore.guard import GuardVerdict
 from pytest_fairy.explore.state import layout_of
 from pytest_fairy.explore.target import Target
-from pytest_fairy.perception.refs import family
+from pytest_fairy.perception.refs import family, row_family
+from pytest_fairy.perception.relevance import tokens
 from pytest_fairy.perception.screen import Screen
 
 # Rows of a list that all open the same page are sampled this many times, not tapped one by one.
@@ -40,6 +41,8 @@ class OfflineBrain:
         self._reopened: defaultdict[str, set[str]] = defaultdict(set)
         # Per family of elements (rows of one list), where each of its elements led, latest last.
         self._family_led_to: defaultdict[str, dict[str, str]] = defaultdict(dict)
+        self._row_words: defaultdict[str, set[frozenset[str]]] = defaultdict(set)  # its rows' words tried
+        self._family_of: dict[str, str] = {}  # each element's family (`refs.row_family`), by ref
         # Per page, how often each list (by ref) was scrolled, and the lists a scroll found at their end.
         self._scrolls: defaultdict[str, defaultdict[str, int]] = defaultdict(lambda: defaultdict(int))
         self._ended: defaultdict[str, set[str]] = defaultdict(set)
@@ -65,7 +68,7 @@ class OfflineBrain:
         self._focus = Focus()
         # The feature's elements to try again once the app's data changed, and the last one tried.
         self._retries = Retries()
-        self._last_tried: tuple[str, bool, str] | None = None  # (label, toggle, key)
+        self._last_tried: tuple[str, bool, str, str] | None = None  # (label, toggle, key, page title)
 
     def plan(self, target: Target, screen: Screen, som_jpeg: bytes = b"") -> Plan:
         self._focus = Focus.of(target)
@@ -98,7 +101,9 @@ class OfflineBrain:
             # The guard saw us going round: what keeps us on this page (fields, toggles, scrolling) is
             # spent; only an untried way off the page is still worth a step.
             self._tried[state].update(c.key for c in candidates if not _navigates(c))
-        untried = [c for c in candidates if self._fresh(state, c)]
+        labels = {mark.ref: mark.label for mark in ctx.screen.marks}
+        self._family_of.update((mark.ref, row_family(mark.ref, mark.node)) for mark in ctx.screen.marks)
+        untried = [c for c in candidates if self._fresh(state, c, labels.get(c.ref, ""))]
         # Pages first, toggles later: a new page is worth more than a radio flipped on a known one, so
         # toggles wait until no page with untried navigation is reachable.
         leading = [
@@ -139,7 +144,7 @@ class OfflineBrain:
         """Some other page still has untried navigation, though no known path leads there yet."""
         return any(count > 0 for state, count in self._open.items() if state != here)
 
-    def _fresh(self, state: str, candidate: Candidate) -> bool:
+    def _fresh(self, state: str, candidate: Candidate, label: str) -> bool:
         """Worth trying here: not tried in this state, and either new anywhere or relevant to the goal.
 
         The same element on a sibling page (the size options of every product) teaches nothing new,
@@ -149,11 +154,19 @@ class OfflineBrain:
             return False
         if candidate.action.kind is ActionKind.SCROLL:
             return True  # offered only while the list has more rows (candidates.find_candidates)
-        if candidate.relevant or candidate.key in self._reopened[state]:
+        if candidate.key in self._reopened[state]:
             return True
-        if self._sampled(family(candidate.ref)):
-            return False  # its siblings (rows of one list) opened pages of one layout: one more will too
-        return self._tried_anywhere[candidate.ref] == 0
+        siblings = self._family(candidate.ref)
+        if self._sampled(siblings):
+            # Its siblings (rows of one list) opened pages of one layout: one more will too, unless the
+            # goal names it whole, or it has the feature's words that no row tried had (故宫 22 after
+            # 故宫 10 has none).
+            words = _row_words(label)
+            return candidate.relevant and (candidate.named or words not in self._row_words[siblings])
+        return candidate.relevant or self._tried_anywhere[candidate.ref] == 0
+
+    def _family(self, ref: str) -> str:
+        return self._family_of.get(ref) or family(ref)
 
     def _sampled(self, row_family: str) -> bool:
         """Its siblings led to pages of one layout (`families.sampled`)."""
@@ -177,7 +190,9 @@ class OfflineBrain:
         if best.relevant and best.action.kind is not ActionKind.SCROLL:
             self._retries.tried(state, best.key)
         target = best.action.target(ctx.screen)
-        self._last_tried = (target.label if target else "", best.toggle, best.key)
+        self._last_tried = (target.label if target else "", best.toggle, best.key, ctx.screen.title)
+        if target is not None:
+            self._row_words[self._family(best.ref)].add(_row_words(target.label))
         if best.action.kind is ActionKind.TYPE:
             self._filled_here.add(best.key)
             # A field filled: the page's submit buttons may do something new now.
@@ -199,11 +214,12 @@ class OfflineBrain:
         again (`retries`), their pages counted as having work left."""
         if self._last_tried is None:
             return
-        label, toggle, key = self._last_tried
+        label, toggle, key, title = self._last_tried
         self._last_tried = None
         moved = ctx.last is not None and ctx.last.kind is not OutcomeKind.NO_CHANGE
         did = moved or bool(ctx.screen.toasts)  # a toast (已加入) is something it did too
-        for state, keys in self._retries.after(label, toggle, did, key).items():
+        left = ctx.screen.title != title
+        for state, keys in self._retries.after(label, toggle, did, key, left_page=left).items():
             self._tried[state] -= keys
             self._reopened[state] |= keys
             self._open[state] = self._open.get(state, 0) + len(keys)
@@ -227,7 +243,7 @@ class OfflineBrain:
             if kind is ActionKind.BACK and self._outside(state):
                 self._exits.add(before)
             if ref:
-                led_to = self._family_led_to[family(ref)]
+                led_to = self._family_led_to[self._family(ref)]
                 led_to.pop(ref, None)  # one sample per element: a walk through it again is no second
                 led_to[ref] = state
         self._last = None
@@ -315,3 +331,8 @@ def _navigates(candidate: Candidate) -> bool:
 
 def _looping(warning: GuardVerdict | None) -> bool:
     return warning is not None and warning.kind.value in ("warn", "escape")
+
+
+def _row_words(label: str) -> frozenset[str]:
+    """A row's words without its numbers: `故宫 22` and `故宫 10` say the same."""
+    return frozenset(word for word in tokens(label) if not word.isdigit())

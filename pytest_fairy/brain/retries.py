@@ -16,7 +16,6 @@ from pytest_fairy.explore.vocabulary import COMMIT_WORDS, KEEP_WORDS, says
 
 # Changes of the app's data after which the feature's elements are tried again, at most.
 MAX_ROUNDS = 3
-DATA_WORDS = COMMIT_WORDS | KEEP_WORDS
 
 
 class Retries:
@@ -30,10 +29,14 @@ class Retries:
         """The feature's element `key` was tried on the page `state`."""
         self._tried[state].add(key)
 
-    def after(self, label: str, toggle: bool, did_something: bool, key: str) -> dict[str, set[str]]:
+    def after(
+        self, label: str, toggle: bool, did_something: bool, key: str, left_page: bool = False
+    ) -> dict[str, set[str]]:
         """The action `key` on the element `label` (a switch: `toggle`) was taken: when it changed the
-        app's data, the keys to try again, by page (not its own); else nothing."""
-        changed = did_something and (toggle or says(label, DATA_WORDS))
+        app's data, the keys to try again, by page (not its own); else nothing. A keep that led to a page
+        of another title (`我的收藏`, `left_page`) opened it: no change of data."""
+        keeps = says(label, COMMIT_WORDS) or says(label, KEEP_WORDS) and not left_page
+        changed = did_something and (toggle or keeps)
         if not changed or self._rounds >= MAX_ROUNDS:
             return {}
         self._rounds += 1

@@ -39,7 +39,7 @@ from pytest_fairy.explore.settings_kept import Settings
 from pytest_fairy.explore.state import StateId, layout_of
 from pytest_fairy.explore.tried import MOVED_ON, Log, Tried
 from pytest_fairy.explore.vocabulary import LEAVING_LABELS, asks_empty
-from pytest_fairy.perception.refs import family, list_row
+from pytest_fairy.perception.refs import list_row, row_family
 from pytest_fairy.perception.relevance import overlap, tokens
 from pytest_fairy.perception.screen import Mark, Screen
 
@@ -246,7 +246,7 @@ class Coverage:
 
 def _row_family(mark: Mark) -> str:
     """The family of a list row's element (the ref without its texts), "" outside a list."""
-    return family(mark.ref) if list_row(mark.node) is not None else ""
+    return row_family(mark.ref, mark.node) if list_row(mark.node) is not None else ""
 
 
 def _chosen_radio(mark: Mark) -> bool:

@@ -150,17 +150,23 @@ def identify(screen: Screen, identifier: StateIdentifier = _DEFAULT) -> StateId:
 
 
 def layout_of(screen: Screen) -> frozenset[str]:
-    """The screen's layout without its content: the distinct kinds of view it shows (layer, class, id,
-    flags), text left out. Pages of one layout filled with other content (a shop's product pages) have
-    the same or nearly the same set; `families.Families` compares them."""
+    """The screen's layout without its content: the distinct kinds of view it shows (layer, class, id
+    without an index ending it, flags), text left out. Pages of one layout filled with other content (a
+    shop's product pages, their views tagged `save_12` on the twelfth) have the same or nearly the same
+    set; `families.Families` compares them."""
     views: set[str] = set()
     for layer in screen.layers:
         if layer.kind in IGNORED_KINDS:
             continue
         views.update(
-            f"{layer.kind.value}:{n.short_class}#{n.short_id}/{_flags(n)}" for n in layer.nodes() if n.visible
+            f"{layer.kind.value}:{n.short_class}#{_INDEX.sub('#', n.short_id)}/{_flags(n)}"
+            for n in layer.nodes()
+            if n.visible
         )
     return frozenset(views)
+
+
+_INDEX = re.compile(r"\d+$")
 
 
 def _flags(node: Node) -> str:

@@ -75,6 +75,7 @@ def name_text(text: str) -> str:
 
 _REF_TEXT = re.compile(r"\[[^\]]*\]")
 _ID_INDEX = re.compile(r"([A-Za-z][_-])\d+(?=\[|/|$)")  # `row_12`, `item-3`: an index ending an id
+_ROW_INDEX = re.compile(r"([A-Za-z])\d+(?=\[|/|$)")  # in a list row, `row0` too
 
 
 def family(ref: str) -> str:
@@ -111,6 +112,13 @@ def stable_text(node: Node, *, keep_digits: bool = False, descend: bool = True) 
 
 def _key(node: Node) -> str:
     return node.short_id or node.short_class or "node"
+
+
+def row_family(ref: str, node: Node) -> str:
+    """`family(ref)`; for an element of a list row, digits ending an id are an index too (`m2_row0`,
+    `m2_row1`: one family), as rows of one list are alike."""
+    found = family(ref)
+    return _ROW_INDEX.sub(r"\1#", found) if list_row(node) is not None else found
 
 
 def list_row(node: Node) -> Node | None:

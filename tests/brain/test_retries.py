@@ -29,3 +29,12 @@ def test_only_a_few_changes_reopen_anything() -> None:
         assert retries.after("Save", toggle=False, did_something=True, key="tap|other") == {"list": {"tap|save"}}
     retries.tried("list", "tap|save")
     assert retries.after("Save", toggle=False, did_something=True, key="tap|other") == {}
+
+
+def test_a_keep_word_that_opened_a_page_of_another_title_changed_no_data() -> None:
+    """`我的收藏` opens the favourites: it holds the keep word 收藏 but keeps nothing, so the elements tried
+    before it stay tried and no round is spent. 收藏 on a product's page (same title) keeps it."""
+    retries = Retries()
+    retries.tried("home", "tap|favourites")
+    assert retries.after("我的收藏", toggle=False, did_something=True, key="tap|fav", left_page=True) == {}
+    assert retries.after("收藏", toggle=False, did_something=True, key="tap|save") == {"home": {"tap|favourites"}}

@@ -76,3 +76,15 @@ def test_limits_are_checked() -> None:
         Families(limit=0)
     with pytest.raises(ValueError, match="fraction"):
         Families(similarity=1.5)
+
+
+def test_pages_whose_views_are_tagged_with_the_items_index_share_a_layout() -> None:
+    """A detail page per item, its views' ids ending in the item's index (`m5_save0`, `m5_save1`): one
+    layout, as a detail page per product with shared ids is."""
+
+    def tagged(k: int) -> Screen:
+        page = detail_page(k).replace('id/tv_name"', f'id/tv_name{k}"').replace('id/btn_add"', f'id/btn_add{k}"')
+        return build_screen(page, activity=".DetailActivity")
+
+    assert layout_of(tagged(2)) == layout_of(tagged(3)) == layout_of(tagged(14))
+    assert layout_of(tagged(2)) != layout_of(detail(2))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from pytest_fairy import load_spec
@@ -9,7 +10,7 @@ from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.explore.briefing import mission_of, target_of
 from pytest_fairy.explore.decisions import Brain
 from pytest_fairy.explore.explorer import Explorer
-from pytest_fairy.explore.record import Exploration
+from pytest_fairy.explore.record import Exploration, StepRecord, StepSink
 from pytest_fairy.virtual import VirtualDevice
 
 # 去结算 does nothing while the cart is empty, as a working shop may: what it did before 加入购物车 says
@@ -52,13 +53,32 @@ DEAD_CHECKOUT_APP = SHOP_APP.replace(
 )
 
 
-def explore_inline(folder: Path, app: str, spec: str, brain: Brain | None = None) -> Exploration:
+def explore_inline(
+    folder: Path, app: str, spec: str, brain: Brain | None = None, sinks: Sequence[StepSink] = ()
+) -> Exploration:
     """Write `app` (app.yaml) and `spec` (test_app.yaml, `virtual: app.yaml`) into `folder` and explore
-    the spec's first feature on the virtual device, with `brain` (default: the offline brain)."""
+    the spec's first feature on the virtual device, with `brain` (default: the offline brain), its steps
+    told to `sinks`."""
     (folder / "app.yaml").write_text(app, "utf-8")
     (folder / "test_app.yaml").write_text(spec, "utf-8")
     loaded = load_spec(folder / "test_app.yaml")
     feature = loaded.features[0]
     device = VirtualDevice(folder / "app.yaml", latency=False)
-    explorer = Explorer(device, brain or OfflineBrain())
+    explorer = Explorer(device, brain or OfflineBrain(), sinks=list(sinks))
     return explorer.explore(target_of(loaded, feature), mission_of(loaded, feature))
+
+
+class Recorded:
+    """A step sink that keeps the step records."""
+
+    def __init__(self) -> None:
+        self.steps: list[StepRecord] = []
+
+    def start(self, target: object, plan: object) -> None:
+        pass
+
+    def step(self, record: StepRecord) -> None:
+        self.steps.append(record)
+
+    def finish(self, result: Exploration) -> None:
+        pass

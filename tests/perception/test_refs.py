@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pytest_fairy.perception.refs import family, make_refs, match_refs, raw_ref, stable_text
+from pytest_fairy.perception.refs import family, make_refs, match_refs, raw_ref, row_family, stable_text
 from pytest_fairy.perception.screen import Screen, build_screen
 
 from .builder import PKG, alert_window, dump, menu_screen, menu_window, nav_bar, status_bar, v
@@ -134,3 +134,18 @@ def test_rows_share_a_family_whether_named_by_text_or_tagged_with_their_index() 
     # A row of another id is of its own family; digits inside an id's word are not an index.
     assert family("m2_rv/m2_row_special[编辑精选]") != family("m2_rv/m2_row_1[麻婆豆腐 1]")
     assert family("content/btn_step2") != family("content/btn_step3")
+
+
+def test_in_a_list_an_id_ending_in_digits_is_a_rows_index() -> None:
+    """Rows `m5_row0`, `m5_row1` of one list are one family; buttons `btn_step2`, `btn_step3` of a page
+    are not."""
+    rows = [v("TextView", (0, 300 + 150 * i, 1080, 450 + 150 * i), text=name, rid=f"m5_row{i}", clickable=True)
+            for i, name in enumerate(("故宫", "丽江古城", "鼓浪屿"))]
+    steps = [v("Button", (0, 1000 + 150 * i, 1080, 1150 + 150 * i), text=f"第{i}步", rid=f"btn_step{i}", clickable=True)
+             for i in (2, 3)]
+    page = v("FrameLayout", (0, 0, 1080, 2400), v("RecyclerView", (0, 300, 1080, 900), *rows, rid="m5_rv",
+             scrollable=True), *steps)
+    shown = build_screen(dump(page), package=PKG)
+    families = {m.label: row_family(m.ref, m.node) for m in shown.marks if m.label}
+    assert families["故宫"] == families["丽江古城"] == families["鼓浪屿"]
+    assert families["第2步"] != families["第3步"]
