@@ -136,7 +136,7 @@ class Facts:
     dialog: bool = False  # it led to a dialog
     acknowledged: bool = False  # it closed a dialog that told of a failure (the OK of an error alert)
     # A text of the screen it led to that the screen before did not show: what tells that screen apart
-    # (its title may be a tab's label on every page too).
+    # (its title may be a tab's label on every page too; a way out, `Navigate up`, is on every page).
     arrived: str = ""
     retitled: bool = False  # it led to a screen of another title: away from the page, not a change on it
     here: bool = False  # the element names the screen it is on (a selected tab): tapping it may do nothing
@@ -185,10 +185,10 @@ def facts_of(
         query=asks and not searched,
         searched=searched,
         nothing_found=found_none[0][:ERROR_QUOTED] if found_none else "",
-        leaving=label in LEAVING_LABELS,
+        leaving=_leaving(label),
         siblings=tuple(m.label for m in marks if m is not mark and m.label),
         error=errors[0][:ERROR_QUOTED] if errors else "",
-        arrived=next((t for t in texts if t not in before and t != reached.title), ""),
+        arrived=next((t for t in texts if t not in before and t != reached.title and not _leaving(t)), ""),
         toast=new_toasts[0] if new_toasts else "",
         dialog=reached.has_dialog and not acted_on.has_dialog,
         acknowledged=closed and any(map(_is_error, _texts(acted_on, dialog=True))),
@@ -365,6 +365,10 @@ def _texts(screen: Screen, dialog: bool = False) -> list[str]:
         for node in layer.nodes()
         if node.visible and (text := (node.text or node.content_desc).strip())
     ]
+
+
+def _leaving(text: str) -> bool:
+    return text.strip().casefold() in LEAVING_LABELS
 
 
 def _is_error(text: str) -> bool:

@@ -551,3 +551,14 @@ def test_the_search_button_of_a_form_holding_the_specs_input_belongs_to_the_feat
         act(cov, 2, filled, label, OutcomeKind.NEW_STATE, look(failed, activity="a.Error"))
         found = cov.evidence(words)
         assert (str(found) == f"step 2 (tap {label} on 搜索目的地) showed '加载失败，请稍后重试'") is evidence, found
+
+
+def test_what_tells_a_wrong_screen_apart_is_its_content_not_its_way_out() -> None:
+    """The exported check asserts a text only the wrong screen showed is not shown: `转到上一层级` is on
+    every page but the first, the right one too."""
+    cov, mine = start(page("我的", button("我的订单"), button("我的收藏")))
+    up = v("ImageButton", desc="转到上一层级", id="up", clickable=True)
+    favourites = look(page("我的收藏", up, v("TextView", "暂无收藏", id="empty")), activity="a.Fav")
+    act(cov, 1, mine, "我的订单", OutcomeKind.NEW_STATE, favourites)
+    found = cov.evidence(["查看历史订单：我的 → 我的订单"])
+    assert found is not None and found.against is not None and found.against.shown == "暂无收藏"
