@@ -218,7 +218,8 @@ class Log:
         app's data."""
         assert tried.contradiction is not None
         same = (tried.label, tried.page, tried.contradiction[0])
-        seen = [u.step for u in self._actions if _sees(u, same)]
+        # `tried` itself: judged with the rest of the run (`_judged`), it may show what it alone shows.
+        seen = sorted({tried.step, *(u.step for u in self._actions if _sees(u, same))})
         return seen, [c.step for c in self._actions if self._changes(c, words)]
 
     def dead_before(self, step: int) -> set[int]:

@@ -3,6 +3,7 @@ feature (per feature and device with --fairy-matrix), and the body every feature
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pytest_fairy.errors import UsageError
+from pytest_fairy.errors import FairyError, UsageError
 from pytest_fairy.explore.briefing import mission_of, target_of
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.verdict import distrust_if_shared
@@ -21,6 +22,8 @@ from pytest_fairy.replay.regression import review
 from pytest_fairy.spec.loader import load_spec
 from pytest_fairy.spec.model import Feature, OracleKind, Spec, SpecError
 from pytest_fairy.spec.secrets import Secrets
+
+_log = logging.getLogger(__name__)
 
 # The spec and feature a FeatureItem runs.
 FEATURE_KEY = pytest.StashKey[tuple[Spec, Feature]]()
@@ -144,7 +147,17 @@ def explore_feature(fairy_explorer: Explorer, request: pytest.FixtureRequest) ->
     chosen = config.hook.pytest_fairy_make_brain(config=config, target=target, default=fairy_explorer.brain)
     if chosen is not None:
         fairy_explorer.brain = chosen
-    result = fairy_explorer.explore(target, with_project_hooks(mission_of(spec, feature), item))
+    try:
+        result = fairy_explorer.explore(target, with_project_hooks(mission_of(spec, feature), item))
+    except FairyError:
+        raise  # a usage error: the user's to fix, as it is
+    except Exception as exc:
+        # A bug of pytest_fairy's own says nothing of the app: never a red build for it.
+        _log.exception("pytest_fairy failed on %s", item.nodeid)
+        raise Inconclusive(
+            f"pytest_fairy failed on this item ({type(exc).__name__}: {exc}): a bug of the tool, not of the "
+            "app; the steps so far are in its artifacts, the traceback in the log"
+        ) from exc
     result = distrust_if_shared(result, run.pool.lease_lost(fairy_explorer.device))
     folder = run.store.item(item.nodeid).folder  # the item's artifacts
     result = review(  # the build-to-build diff against --fairy-baseline, which may fail the item

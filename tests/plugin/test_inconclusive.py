@@ -114,3 +114,23 @@ def test_lf_reruns_inconclusive_items(mixed: pytest.Pytester) -> None:
     mixed.runpytest("-p", "no:xdist")
     again = mixed.runpytest("--lf", "-p", "no:xdist")
     assert outcomes(again) == {"failed": 1, "inconclusive": 1}
+
+
+def test_a_bug_of_the_tool_is_inconclusive_never_an_app_defect(suite: pytest.Pytester) -> None:
+    """An exception of pytest_fairy's own (here, its brain's) says nothing of the app: the item is
+    inconclusive, saying so, and the build is not failed for an app defect."""
+    write(suite, "test_food.yaml", FOOD_SPEC)
+    suite.makeconftest(
+        "from pytest_fairy.brain.offline import OfflineBrain\n\n"
+        "class Broken(OfflineBrain):\n"
+        "    def decide(self, ctx):\n"
+        "        raise ValueError('min() arg is an empty sequence')\n\n"
+        "def pytest_fairy_make_brain(config, target, default):\n"
+        "    return Broken()\n"
+    )
+    result = suite.runpytest("-p", "no:xdist", "-rA")
+    assert outcomes(result) == {"inconclusive": 2}
+    result.stdout.fnmatch_lines(
+        ["inconclusive: pytest_fairy failed on this item (ValueError: min() arg is an empty sequence): a bug of*"]
+    )
+    result.stdout.fnmatch_lines(["*pytest_fairy failed on test_food.yaml::*", "Traceback (most recent call last):"])
