@@ -101,7 +101,7 @@ class Coverage:
             return  # this very screen was read at an earlier step: nothing new to note (the hot path)
         if page is None:
             page = _Page(state.name, screen.title, layout_of(screen), dialog=screen.has_dialog)
-            page.blanks = field_texts(screen)
+            page.blanks = self._blanks(state, screen)
             self._pages[state.key] = page
         page.read.add(state.content_hash)
         for mark in usable(screen):
@@ -214,6 +214,18 @@ class Coverage:
             if ref not in self._tried_refs and overlap(page.elements.get(ref, ""), wanted)
         ]
         return [*self.log.unknown(words, self._first), *dict.fromkeys(denied)]
+
+    def _blanks(self, state: StateId, screen: Screen) -> tuple[str, ...]:
+        """What the fields of the page of `state` showed at first sight: of the same page seen before as
+        another state (its activity and title, as many fields; an error line shown since, its fields
+        typed), else what they show now."""
+        shown = field_texts(screen)
+        activity = state.key.split("|", 1)[0]
+        for key, seen in self._pages.items():
+            same = key.split("|", 1)[0] == activity and seen.title == screen.title
+            if same and len(seen.blanks) == len(shown):
+                return seen.blanks
+        return shown
 
     def changed_before(self, step: int, words: Sequence[str]) -> bool:
         return self.log.changed_before(step, words)

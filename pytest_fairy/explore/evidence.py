@@ -125,6 +125,7 @@ class Facts:
     unset: tuple[str, ...] = ()
     emptied: bool = False  # its form was empty, as the feature asks (`facts_of`)
     spec_data: bool = False  # a field of its form held a value of the spec's inputs
+    on_form: bool = False  # its page has text fields: a box ticked there is the form's, kept on submit
     credentials: bool = False  # a password field was on its screen, or on the one it led to
     query: bool = False  # its screen asks for a query (a search field): the run's own words may find nothing
     searched: bool = False  # its screen asks for a query, and a field holds the spec's test data
@@ -180,6 +181,7 @@ def facts_of(
         unset=unset,
         emptied=emptied,
         spec_data=holds_given,
+        on_form=bool(fields),
         credentials=not _all_given(marks, blanks, inputs)
         and any(m.node.password for m in (*marks, *usable(reached))),
         query=asks and not searched,
@@ -293,14 +295,19 @@ def _share(label: str, seen: frozenset[str]) -> float:
 
 
 def changes_data(label: str, facts: Facts, kind: OutcomeKind) -> bool:
-    """Whether an action that ended `kind` may have changed what the app keeps: a switch or box toggled,
-    or a button that commits a form (Save, 提交) or keeps something where it stands (加入购物车, 收藏; not
-    `我的收藏`, which opens a page), that did something (a toast counts: `已加入` on an unchanged page).
-    Not the OK that closes an alert telling of a failure: nothing was kept."""
+    """Whether an action that ended `kind` may have changed what the app keeps: a switch or box toggled
+    (not a form's, which its submit keeps), or a button that commits a form (Save, 提交) or keeps
+    something where it stands (加入购物车, 收藏; not `我的收藏`, which opens a page), that did something (a
+    toast counts: `已加入` on an unchanged page).
+    Not one whose outcome showed an error, a submit of a form not set (refused, as a working app may),
+    nor the OK that closes an alert telling of a failure: nothing was kept."""
     if kind not in (*MOVED, OutcomeKind.CONTENT_CHANGED) and not facts.toast or facts.acknowledged:
         return False
+    if facts.error or facts.control is Control.BUTTON and facts.unset:
+        return False
     keeps = says(label, COMMIT_WORDS) or says(label, KEEP_WORDS) and not facts.retitled
-    return facts.control is Control.OPTION or (facts.control is Control.BUTTON and keeps)
+    setting = facts.control is Control.OPTION and not facts.on_form
+    return setting or (facts.control is Control.BUTTON and keeps)
 
 
 def relevance(label: str, via: str, control: Control, words: frozenset[str], as_asked: bool = False) -> int:

@@ -569,3 +569,32 @@ def test_what_tells_a_wrong_screen_apart_is_its_content_not_its_way_out() -> Non
     act(cov, 1, mine, "我的订单", OutcomeKind.NEW_STATE, favourites)
     found = cov.evidence(["查看历史订单：我的 → 我的订单"])
     assert found is not None and found.against is not None and found.against.shown == "暂无收藏"
+
+
+def test_a_submit_refused_or_failing_keeps_nothing_and_the_first_failure_stays_the_evidence() -> None:
+    """tests/unseen/helpdesk_ticket: with every input set, Submit shows a server error; the run then
+    unticks the box (Submit refused), ticks it again (the error again). Neither the refused submit nor the
+    failing ones changed the app's data, so the first failure stays the evidence; and the page after the
+    error line appeared keeps the hints its fields showed at first sight."""
+    subject, details = field("Subject"), field("Describe the problem")
+    server = v("TextView", "Something went wrong. The ticket was not created.", id="server")
+    refused = v("TextView", "Please fill in the subject and tick the consent box", id="form")
+
+    def form(*extra: object, ticked: bool = True, typed: bool = True) -> tuple[StateId, Screen]:
+        inputs = (field("Subject", "Printer"), field("Describe the problem", "Jams")) if typed else (subject, details)
+        return look(page("Report a problem", *inputs, box("I agree", ticked), *extra, button("Submit ticket")), activity="a.Ticket")
+
+    cov, first = start(page("Report a problem", subject, details, box("I agree", False), button("Submit ticket")), activity="a.Ticket")
+    act(cov, 1, first, "Subject", OutcomeKind.CONTENT_CHANGED, form(ticked=False), action="type")
+    act(cov, 2, form(ticked=False), "cb_agree", OutcomeKind.CONTENT_CHANGED, form())
+    act(cov, 3, form(), "Submit ticket", OutcomeKind.NEW_STATE, form(server))
+    act(cov, 4, form(server), "cb_agree", OutcomeKind.CONTENT_CHANGED, form(server, ticked=False))
+    act(cov, 5, form(server, ticked=False), "Submit ticket", OutcomeKind.NEW_STATE, form(refused, ticked=False))
+    act(cov, 6, form(refused, ticked=False), "cb_agree", OutcomeKind.CONTENT_CHANGED, form(refused))
+    act(cov, 7, form(refused), "Submit ticket", OutcomeKind.STATE_CHANGED, form(server))
+    words = ["visible: Ticket #4711 created", "Report a problem: fill in the Subject, tick I agree, tap Submit ticket"]
+    assert str(cov.evidence(words)) == (
+        "step 3 (tap Submit ticket on Report a problem) showed 'Something went wrong. The ticket was not created.'"
+    )
+    later = cov.at(7)
+    assert later is not None and later.facts.unset == ()
