@@ -38,8 +38,9 @@ def flow_file_name(identifier: str) -> str:
 def maestro_flow(reproduction: Reproduction, title: str) -> str:
     """The flow's YAML. Unwritable when the defect is not a text Maestro can look for (Maestro's CLI sees
     the screen only: mobile-dev-inc/Maestro#2346), or a move cannot be written as Maestro does it."""
-    checks = screen_checks(reproduction)
-    if not checks:
+    crash = reproduction.finding.kind == OracleKind.CRASH
+    checks = () if crash else screen_checks(reproduction)
+    if not checks and not crash:
         raise Unwritable(
             f"Maestro cannot check this defect ({reproduction.finding.kind}): it sees only the screen, "
             "and no text on it tells the defect"
@@ -60,6 +61,14 @@ def maestro_flow(reproduction: Reproduction, title: str) -> str:
             continue
         for j, command in enumerate(_commands(move, i, env)):
             commands.append((f"{i}. {one_line(move.words)}" if j == 0 else "", command))
+    if crash and not _app_ids(reproduction):
+        raise Unwritable(
+            "a crash closes the app, and Maestro sees only the screen: no view on the way has an id of the "
+            "app's to see it still there by"
+        )
+    if crash:  # the app's own views still there: a crash closes its window
+        still = {"assertVisible": {"id": f"{escape(reproduction.package)}:id/.*"}}
+        commands.append(("should be: the app still in front after the last step (a crash closes it)", still))
     for check in checks:
         assert check.oracle is not None  # `screen_checks` keeps only texts on the screen
         text = f".*{escape(check.oracle.value)}.*"
@@ -74,17 +83,28 @@ def maestro_flow(reproduction: Reproduction, title: str) -> str:
     if env:
         names = " ".join(f"-e {name}=..." for name in env)
         header.append(f"# Run: maestro test {names} <this file>")
-    if reproduction.finding.kind in (OracleKind.CRASH, OracleKind.ANR):
+    if crash:
+        header.append(
+            "# Maestro cannot read the log: the flow checks that a view of the app is still on the screen "
+            "after the last step, which the crash closed."
+        )
+    if reproduction.finding.kind == OracleKind.ANR:
         header.append(
             "# Maestro cannot read the log: the flow checks that what the feature waits for shows after "
-            "the last step, which the run never saw because of the "
-            f"{reproduction.finding.kind}. If the feature goes on past that step, add its remaining steps."
+            "the last step, which the run never saw because of the ANR. If the feature goes on past that "
+            "step, add its remaining steps."
         )
     lines = [*header, yaml.safe_dump({"appId": reproduction.package}, sort_keys=False).strip(), "---"]
     for comment, command in commands:
         lines += [f"# {comment}"] if comment else []
         lines.append(_dump(command))
     return "\n".join(lines) + "\n"
+
+
+def _app_ids(reproduction: Reproduction) -> bool:
+    """Whether a view on the way is named by an id of the app's (`com.shop:id/pay`)."""
+    prefix = f"{reproduction.package}:id/"
+    return any(m.selector and m.selector.resource_id.startswith(prefix) for m in reproduction.way.moves)
 
 
 def escape(text: str) -> str:

@@ -288,8 +288,8 @@ def test_the_maestro_flow_follows_maestros_documented_commands() -> None:
     assert {"longPressOn": {"text": "Buy"}} in commands
     # Pay $15 is a content description: Maestro matches it as text.
     assert commands[-4:-1] == ["back", {"pressKey": "Enter"}, {"tapOn": {"text": r"Pay \$15"}}]
-    # A crash shows only in the log: the flow checks what the app should have reached instead.
-    assert commands[-1] == {"assertVisible": {"text": ".*支付成功.*"}}
+    # A crash shows only in the log, and it closes the app: the flow checks a view of the app is still there.
+    assert commands[-1] == {"assertVisible": {"id": r"com\.shop:id/.*"}}
 
 
 def test_scrolls_down_a_list_to_a_row_become_one_scroll_until_the_row_shows() -> None:
@@ -307,13 +307,21 @@ def test_scrolls_down_a_list_to_a_row_become_one_scroll_until_the_row_shows() ->
     assert commands[1:] == [
         {"scrollUntilVisible": {"element": {"text": "Item 40"}, "direction": "DOWN"}},
         {"tapOn": {"text": "Item 40"}},
-        {"assertVisible": {"text": ".*支付成功.*"}},
+        {"assertVisible": {"id": r"com\.shop:id/.*"}},
     ]
     flow = exports(reproduction((scroll(1), scroll(2, "up"), tap)), "pay")["pay.maestro.yaml"]
     assert "# 1. scroll [2] rows down\n- swipe:" in flow
     assert "# 2. scroll [2] rows up, until the next element shows\n- scrollUntilVisible:" in flow
     sideways = check_flow(exports(reproduction((scroll(1, "right"), tap)), "pay")["pay.maestro.yaml"])
     assert sideways[1] == {"swipe": {"direction": "LEFT", "from": {"id": r"com\.shop:id/rows"}}}
+
+
+def test_a_crash_with_no_view_of_the_apps_named_by_id_gets_no_flow() -> None:
+    """Without an id of the app's on the way, the flow could not tell the app is still there."""
+    by_text = tuple(replace(m, selector=Selector(text="登录 (2)")) for m in SIGN_IN_AND_PAY[2:3])
+    files = exports(reproduction(by_text), "pay")
+    assert "pay.maestro.yaml" not in files
+    assert "pay.maestro.yaml is not written: a crash closes the app, and Maestro sees only the screen" in files[TEXT_FILE]
 
 
 @pytest.mark.parametrize(
