@@ -12,22 +12,9 @@ from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.spec.model import Oracle, OracleKind
 from pytest_fairy.virtual import VirtualDevice
+from tests.explorer.inline_apps import Recorded
 
 ROOT = Path(__file__).resolve().parents[2] / "example_suites"
-
-
-class Steps:
-    def __init__(self) -> None:
-        self.records: list[StepRecord] = []
-
-    def start(self, target: object, plan: object) -> None:
-        pass
-
-    def step(self, record: StepRecord) -> None:
-        self.records.append(record)
-
-    def finish(self, result: Exploration) -> None:
-        pass
 
 
 NEVER_SEEN = (Oracle(kind=OracleKind.VISIBLE, value="不存在的文字"),)
@@ -41,13 +28,13 @@ def explore(
     done_when: tuple[Oracle, ...] = NEVER_SEEN,
     **target: object,
 ) -> tuple[Exploration, list[StepRecord]]:
-    sink = Steps()
+    sink = Recorded()
     device = VirtualDevice(ROOT / app, latency=False)
     result = Explorer(device, OfflineBrain(), sinks=[sink]).explore(
         Target(app_name=app, package=package, feature=goal, goal=goal, max_steps=steps, **target),  # type: ignore[arg-type]
         Mission(done_when=done_when),
     )
-    return result, sink.records
+    return result, sink.steps
 
 
 def test_fills_a_form_before_submitting_it() -> None:
