@@ -38,6 +38,7 @@ CASES = [
     ("night_reader", "dark mode stays on", "no longer held on Settings after a relaunch of the app (step 4)"),
     ("night_reader", "large text stays on", "no longer held on Settings after leaving it and coming back"),
     ("signup_form", "empty form shows the errors", "step 2 (tap [5] Create account on Create your account) changed"),
+    ("mail_drawer", "read the archived booking", "(tap [5] Archive on Inbox) opened Sent instead, which 'Sent' names"),
 ]
 
 
