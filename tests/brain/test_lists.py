@@ -16,7 +16,7 @@ from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.spec.model import Oracle, OracleKind
 from pytest_fairy.virtual import VirtualDevice
-from tests.brain.test_offline import Steps
+from tests.explorer.inline_apps import Recorded
 
 PKG = "com.example.goods"
 
@@ -84,13 +84,13 @@ def goods_app(tmp_path: Path, rows: int, *, same_page: bool = True) -> Path:
 
 
 def explore(app: Path, goal: str, wanted: str, steps: int = 60) -> tuple[Exploration, list[StepRecord]]:
-    sink = Steps()
+    sink = Recorded()
     target = Target(app_name="好物", package=PKG, feature=goal, goal=goal, max_steps=steps)
     oracle = Oracle(kind=OracleKind.VISIBLE, value=wanted)
     result = Explorer(VirtualDevice(app, latency=False), OfflineBrain(), sinks=[sink]).explore(
         target, Mission(done_when=(oracle,))
     )
-    return result, sink.records
+    return result, sink.steps
 
 
 def actions(records: list[StepRecord]) -> list[str]:

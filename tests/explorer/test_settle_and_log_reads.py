@@ -15,7 +15,7 @@ from pytest_fairy.perception.screen import build_screen
 from pytest_fairy.virtual import ManualClock, VirtualDevice
 from pytest_fairy.virtual.loader import load_app_model
 from pytest_fairy.virtual.model import AppModel, Latency
-from tests.brain.test_offline import Steps
+from tests.explorer.inline_apps import Recorded
 
 FOOD = Path(__file__).resolve().parents[2] / "example_suites" / "food"
 PKG = "com.mcdonalds.gma.cn"
@@ -35,11 +35,11 @@ def settling_food(seconds: float) -> AppModel:
 def test_the_explorer_reads_the_screen_once_the_ui_settled() -> None:
     device = VirtualDevice(settling_food(0.3), latency=True, clock=ManualClock())
     target = Target(app_name="麦当劳", package=PKG, feature="pickup", goal="到店取餐", max_steps=1)
-    sink = Steps()
+    sink = Recorded()
     result = Explorer(device, ScriptedBrain(["tap 到店取餐"]), sinks=[sink]).explore(target, Mission())
     # Read before the UI settled, the dump would still show the home page's views (under the new activity).
-    home, pickup = sink.records[0].state, result.final_state
-    assert ": new page" in sink.records[0].outcome
+    home, pickup = sink.steps[0].state, result.final_state
+    assert ": new page" in sink.steps[0].outcome
     assert pickup.rsplit("_", 1)[1] != home.rsplit("_", 1)[1], (home, pickup)
 
 
