@@ -30,6 +30,7 @@ FOOD_MODEL = REPO / "example_suites" / "food" / "app.yaml"
 KEY = "127.0.0.1:5037/emulator-5554"
 # A run that holds the device for item after item, releasing it between items and asking again at once
 # (as the pool does), until told to stop (or 400 items: a waiter that starves sees the run end first).
+# An item takes 0.2 s: a waiter started while one runs must wait, the case these tests are about.
 HOLDER = """
 import sys, time
 from pathlib import Path
@@ -41,7 +42,7 @@ def note(line):
 for item in range(400):
     lock = acquire_first([DeviceLock(folder, key)], wait_seconds=120)
     note(f"holder start {item}")
-    time.sleep(0.02)
+    time.sleep(0.2)  # long beside the moment between two items, when a waiter would find the device free
     note(f"holder end {item}")
     lock.release()
     if stop.exists():
