@@ -121,8 +121,7 @@ class Log:
             if t.label
             and t.contradiction is not None
             and (score := t.relevance(wanted)) > 0
-            and not self._stale(t, " ".join(words))
-            and not self._superseded(t, " ".join(words))
+            and self._stands(t, " ".join(words))
             and not self._did_before(t)
             and not self._shown_before(t)
         ]
@@ -196,22 +195,18 @@ class Log:
         (`evidence.changes_data`): what `tried` did then may not be what it does now. None if none did."""
         return next((t for t in self._actions if t.step > tried.step and self._changes(t, words)), None)
 
-    def _stale(self, tried: Tried, words: str) -> bool:
-        """Whether the app's data changed after `tried` (`_changed_since`), so that what it showed may no
-        longer hold; not when the same element on the same page showed the same contradiction on both
-        sides of such a change (收藏 on 洱海 dead before and after 黄山 was saved): the data did not explain
-        it then, and proves no more later."""
-        if self._changed_since(tried, words) is None:
-            return False
+    def _stands(self, tried: Tried, words: str) -> bool:
+        """Whether `tried` is evidence as far as the app's data goes. Not when the data changed after it
+        (`_changes`), so that what it showed may no longer hold - unless the same element on the same page
+        showed the same on both sides of such a change (收藏 on 洱海 dead before and after 黄山 was saved):
+        the data did not explain it. Nor when it showed the same again after a change that followed it:
+        the later one is the evidence, its way through the change (去结算 dead on an empty cart proves
+        nothing; dead after 加入购物车 it does)."""
         seen, changes = self._again(tried, words)
-        return not any(min(seen) < step < max(seen) for step in changes)
-
-    def _superseded(self, tried: Tried, words: str) -> bool:
-        """Whether the same element on the same page showed the same again after a change of the app's
-        data that followed `tried`: the later one is the evidence, its way through the change (去结算
-        dead on an empty cart proves nothing; dead after 加入购物车 it does)."""
-        seen, changes = self._again(tried, words)
-        return any(tried.step < change < later for later in seen for change in changes)
+        across = any(min(seen) < c < max(seen) for c in changes)  # the same on both sides of a change
+        explained = any(c > tried.step for c in changes) and not across
+        superseded = any(tried.step < c < later for later in seen for c in changes)
+        return not explained and not superseded
 
     def _again(self, tried: Tried, words: str) -> tuple[list[int], list[int]]:
         """The steps that showed what `tried` showed on its element and page; the steps that changed the
