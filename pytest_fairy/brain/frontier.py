@@ -1,0 +1,84 @@
+"""What is left to try on each page the offline brain stood on: its frontier.
+
+A page's element is tried once (its key: the kind of action and the element's ref); it is fresh again
+when something gave it a new meaning: a field filled makes the page's submit buttons worth another try,
+and a change of the app's data reopens the feature's elements (brain/retries.py). Beside the keys, the
+frontier counts what each page has left, in two kinds: elements that may lead somewhere (`open`) and
+toggles that only change the page (`toggles`); walks back steer by these counts.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+
+from pytest_fairy.brain.candidates import Candidate
+from pytest_fairy.explore.action import ActionKind
+
+
+class Frontier:
+    """Per page, the keys tried and the keys fresh again; per element, how often it was tried anywhere."""
+
+    def __init__(self) -> None:
+        self._tried: defaultdict[str, set[str]] = defaultdict(set)
+        self._reopened: defaultdict[str, set[str]] = defaultdict(set)
+        self._submits: defaultdict[str, set[str]] = defaultdict(set)
+        self._anywhere: defaultdict[str, int] = defaultdict(int)
+        # What each page had left when last seen, less the step chosen there: navigation and toggles.
+        self.open: dict[str, int] = {}
+        self.toggles: dict[str, int] = {}
+
+    @property
+    def tried_anywhere(self) -> Mapping[str, int]:
+        """How often each element (by ref) was tried on any page (scrolls not counted)."""
+        return self._anywhere
+
+    def tried(self, state: str, key: str) -> bool:
+        return key in self._tried[state]
+
+    def reopened(self, state: str, key: str) -> bool:
+        """Tried here before, and fresh again since (a form filled, the app's data changed)."""
+        return key in self._reopened[state]
+
+    def new_anywhere(self, ref: str) -> bool:
+        return self._anywhere.get(ref, 0) == 0
+
+    def take(self, state: str, candidate: Candidate) -> None:
+        """The brain tries `candidate` on the page `state`."""
+        self._tried[state].add(candidate.key)
+        if candidate.toggle:
+            self.toggles[state] = max(0, self.toggles.get(state, 0) - 1)
+        if candidate.action.kind is not ActionKind.SCROLL:
+            self._anywhere[candidate.ref] += 1
+        if candidate.submits:
+            self._submits[state].add(candidate.key)
+        if candidate.action.kind is ActionKind.TYPE:
+            # A field filled: the page's submit buttons may do something new now.
+            self._reopen(state, set(self._submits[state]))
+
+    def spend(self, state: str, keys: Iterable[str]) -> None:
+        """Count `keys` as tried on `state` without trying them (a dialog closed, a loop cut short)."""
+        self._tried[state].update(keys)
+
+    def reopen(self, state: str, keys: set[str]) -> None:
+        """The app's data changed: `keys`, tried on `state`, are fresh again and counted as work left."""
+        self._reopen(state, keys)
+        self.open[state] = self.open.get(state, 0) + len(keys)
+
+    def _reopen(self, state: str, keys: set[str]) -> None:
+        self._tried[state] -= keys
+        self._reopened[state] |= keys
+
+    def count(self, state: str, ways_on: int, toggles: int) -> None:
+        """What `state` has left besides the step about to be chosen there: `ways_on` elements that may
+        lead somewhere (one of them is taken now, if any), `toggles` that only change the page."""
+        self.open[state] = max(0, ways_on - 1)
+        self.toggles[state] = toggles
+
+    def work_elsewhere(self, here: str) -> bool:
+        """Some other page has untried elements, navigation or toggles."""
+        return any(n > 0 for work in (self.open, self.toggles) for s, n in work.items() if s != here)
+
+    def pages_left(self, here: str) -> bool:
+        """Some other page still has untried navigation, though no known path may lead there yet."""
+        return any(count > 0 for state, count in self.open.items() if state != here)

@@ -1,0 +1,199 @@
+"""The offline brain's memory, part by part: the frontier of each page, the walk back along what it
+learnt of the app, the sampling of a list's rows and the scrolling of lists."""
+
+from __future__ import annotations
+
+from pytest_fairy.brain.candidates import Candidate
+from pytest_fairy.brain.frontier import Frontier
+from pytest_fairy.brain.samples import FAMILY_SAMPLE, Samples, row_words
+from pytest_fairy.brain.scrolling import ListScrolls
+from pytest_fairy.brain.walk_back import MAX_WALK_STEPS, WalkBack
+from pytest_fairy.explore.action import Action, ActionKind
+from tests.perception.builder import v
+from tests.screens import button, screen_of
+
+
+def candidate(key: str, kind: ActionKind = ActionKind.TAP, **flags: bool) -> Candidate:
+    ref = key.split("|", 1)[1]
+    text = "qa" if kind is ActionKind.TYPE else None
+    return Candidate(0, 0, Action(kind, 1, text=text), key, "", ref=ref, **flags)
+
+
+# -- the frontier ---------------------------------------------------------------------------------------
+
+
+def test_a_field_filled_makes_the_pages_submit_fresh_again() -> None:
+    frontier = Frontier()
+    frontier.take("form", candidate("tap|Save", submits=True))
+    assert frontier.tried("form", "tap|Save")
+    frontier.take("form", candidate("type|Name", ActionKind.TYPE))
+    assert not frontier.tried("form", "tap|Save")
+    assert frontier.reopened("form", "tap|Save")
+    assert frontier.tried("form", "type|Name")
+
+
+def test_a_field_filled_reopens_only_its_own_pages_submit() -> None:
+    frontier = Frontier()
+    frontier.take("login", candidate("tap|Sign in", submits=True))
+    frontier.take("search", candidate("type|Query", ActionKind.TYPE))
+    assert frontier.tried("login", "tap|Sign in")
+
+
+def test_tries_anywhere_count_elements_not_scrolls() -> None:
+    frontier = Frontier()
+    frontier.take("a", candidate("tap|Size M"))
+    frontier.take("b", candidate("scroll|List", ActionKind.SCROLL))
+    assert not frontier.new_anywhere("Size M")
+    assert frontier.new_anywhere("List")
+
+
+def test_reopened_keys_count_as_work_left_on_their_page() -> None:
+    frontier = Frontier()
+    frontier.take("cart", candidate("tap|Checkout"))
+    frontier.count("cart", ways_on=1, toggles=0)
+    assert frontier.open["cart"] == 0
+    frontier.reopen("cart", {"tap|Checkout"})
+    assert frontier.open["cart"] == 1
+    assert not frontier.tried("cart", "tap|Checkout")
+    assert frontier.pages_left("home") and not frontier.pages_left("cart")
+
+
+def test_a_toggle_taken_is_one_toggle_less_on_its_page() -> None:
+    frontier = Frontier()
+    frontier.count("settings", ways_on=0, toggles=2)
+    frontier.take("settings", candidate("tap|Dark mode", toggle=True))
+    assert frontier.toggles["settings"] == 1
+    assert frontier.work_elsewhere("home") and not frontier.work_elsewhere("settings")
+
+
+def test_spent_keys_are_tried_without_a_try() -> None:
+    frontier = Frontier()
+    frontier.spend("dialog", ["tap|OK"])
+    assert frontier.tried("dialog", "tap|OK") and frontier.new_anywhere("OK")
+
+
+# -- the walk back ---------------------------------------------------------------------------------------
+
+HOME = screen_of(button("Orders", 0), button("Settings", 1))
+SETTINGS = screen_of(button("About", 0))
+
+
+def test_the_walk_takes_the_shortest_known_path_by_ref() -> None:
+    walk = WalkBack()
+    walk.learn("home", "tap|Button[Orders]", ActionKind.TAP, "Button[Orders]", "orders")
+    walk.learn("orders", "tap|Button[Detail]", ActionKind.TAP, "Button[Detail]", "detail")
+    walk.learn("home", "tap|Button[Settings]", ActionKind.TAP, "Button[Settings]", "detail")
+    hop = walk.first_hop("home", {"detail": 1}, HOME)
+    assert hop is not None
+    assert hop.key == "tap|Button[Settings]" and hop.towards == "detail"  # one hop, not two
+    assert hop.action == Action(ActionKind.TAP, 2)  # Settings' number on this screen
+    assert walk.heading == "detail"
+
+
+def test_an_action_that_stays_on_its_page_forgets_where_it_once_led() -> None:
+    walk = WalkBack()
+    walk.learn("home", "tap|Button[Orders]", ActionKind.TAP, "Button[Orders]", "orders")
+    walk.learn("home", "tap|Button[Orders]", ActionKind.TAP, "Button[Orders]", "home")
+    assert walk.first_hop("home", {"orders": 1}, HOME) is None
+
+
+def test_no_walk_to_a_page_without_work_or_through_an_element_not_on_screen() -> None:
+    walk = WalkBack()
+    walk.learn("home", "tap|Button[Orders]", ActionKind.TAP, "Button[Orders]", "orders")
+    assert walk.first_hop("home", {"orders": 0}, HOME) is None
+    assert walk.first_hop("home", {"orders": 1}, SETTINGS) is None
+
+
+def test_a_walk_gives_up_after_its_steps_until_new_work_is_found() -> None:
+    walk = WalkBack()
+    walk.learn("home", "tap|Button[Orders]", ActionKind.TAP, "Button[Orders]", "orders")
+    for _ in range(MAX_WALK_STEPS):
+        assert walk.first_hop("home", {"orders": 1}, HOME) is not None
+    assert walk.first_hop("home", {"orders": 1}, HOME) is None
+    walk.found_work()
+    assert walk.first_hop("home", {"orders": 1}, HOME) is not None
+
+
+def test_back_into_another_app_marks_the_page_an_exit() -> None:
+    walk = WalkBack()
+    walk.stood_on("launcher", outside=True)
+    walk.learn("home", "back|", ActionKind.BACK, "", "launcher")
+    walk.learn("detail", "back|", ActionKind.BACK, "", "home")
+    assert walk.exits("home") and not walk.exits("detail")
+
+
+def test_a_back_edge_is_walked_without_a_mark() -> None:
+    walk = WalkBack()
+    walk.learn("detail", "back|", ActionKind.BACK, "", "home")
+    hop = walk.first_hop("detail", {"home": 2}, SETTINGS)
+    assert hop is not None and hop.action == Action(ActionKind.BACK)
+
+
+# -- sampled rows ----------------------------------------------------------------------------------------
+
+
+def rows_screen() -> tuple[Samples, dict[str, str]]:
+    rows = [
+        v(
+            "LinearLayout",
+            (0, 200 + i * 150, 1080, 340 + i * 150),
+            v("TextView", (40, 210 + i * 150, 1000, 330 + i * 150), text=t),
+            rid=f"row_{i}",
+            clickable=True,
+        )
+        for i, t in enumerate(("故宫 10", "故宫 22", "长城 5", "颐和园 7"))
+    ]
+    screen = screen_of(*rows)
+    samples = Samples()
+    samples.see(screen)
+    return samples, {mark.label: mark.ref for mark in screen.marks}
+
+
+def test_rows_are_judged_alone_until_enough_of_them_opened_one_layout() -> None:
+    samples, refs = rows_screen()
+    detail = screen_of(button("Buy", 0))
+    for i, label in enumerate(("故宫 10", "长城 5")[:FAMILY_SAMPLE]):
+        assert samples.worth(refs["颐和园 7"], "颐和园 7", relevant=False, named=False) is None
+        samples.stood_on(f"detail{i}", detail)
+        samples.tried(refs[label], label)
+        samples.led(refs[label], f"detail{i}")
+    assert samples.worth(refs["颐和园 7"], "颐和园 7", relevant=False, named=False) is False
+
+
+def test_a_sampled_lists_row_is_worth_a_tap_for_the_features_new_words_or_its_whole_name() -> None:
+    samples, refs = rows_screen()
+    detail = screen_of(button("Buy", 0))
+    for i, label in enumerate(("故宫 10", "长城 5")):
+        samples.stood_on(f"detail{i}", detail)
+        samples.tried(refs[label], label)
+        samples.led(refs[label], f"detail{i}")
+    assert samples.worth(refs["颐和园 7"], "颐和园 7", relevant=True, named=False) is True
+    assert samples.worth(refs["故宫 22"], "故宫 22", relevant=True, named=False) is False  # 故宫 10's words
+    assert samples.worth(refs["故宫 22"], "故宫 22", relevant=True, named=True) is True
+
+
+def test_rows_that_opened_pages_of_different_layouts_are_no_samples_of_each_other() -> None:
+    samples, refs = rows_screen()
+    samples.stood_on("detail", screen_of(button("Buy", 0)))
+    samples.stood_on("map", screen_of(v("EditText", (0, 200, 1080, 300), rid="where", clickable=True)))
+    samples.led(refs["故宫 10"], "detail")
+    samples.led(refs["长城 5"], "map")
+    assert samples.worth(refs["颐和园 7"], "颐和园 7", relevant=False, named=False) is None
+
+
+def test_a_rows_words_leave_out_its_numbers() -> None:
+    assert row_words("故宫 22") == row_words("故宫 10")
+
+
+# -- scrolled lists --------------------------------------------------------------------------------------
+
+
+def test_a_scroll_that_moved_nothing_found_the_lists_end_on_that_page_only() -> None:
+    scrolls = ListScrolls()
+    scrolls.scrolled("feed", "List")
+    scrolls.moved("feed", "List", changed=True)
+    assert "List" not in scrolls.ended("feed")
+    scrolls.scrolled("feed", "List")
+    scrolls.moved("feed", "List", changed=False)
+    assert "List" in scrolls.ended("feed") and "List" not in scrolls.ended("other")
+    assert scrolls.counts("feed") == {"List": 2}
