@@ -123,6 +123,7 @@ class Facts:
     control: Control = Control.OTHER
     # The form inputs not set when it was taken: `'Email' empty`, `'I agree' unticked`.
     unset: tuple[str, ...] = ()
+    inputs: int = 0  # how many inputs (fields and check boxes) its form has
     emptied: bool = False  # its form was empty, as the feature asks (`facts_of`)
     spec_data: bool = False  # a field of its form held a value of the spec's inputs
     on_form: bool = False  # its page has text fields: a box ticked there is the form's, kept on submit
@@ -179,6 +180,7 @@ def facts_of(
     return Facts(
         control=_control(mark),
         unset=unset,
+        inputs=len(fields) + sum(1 for m in marks if _box(m.node)),
         emptied=emptied,
         spec_data=holds_given,
         on_form=bool(fields),

@@ -265,12 +265,11 @@ class Log:
                 )
         pointed = [t for t in self._actions if t.facts.control is Control.BUTTON and t.relevance(wanted) > 0]
         set_once = {(t.page, t.label) for t in pointed if not t.facts.unset}
-        found: dict[tuple[str, str], str] = {}
+        unset_at: dict[tuple[str, str], list[Tried]] = {}
         for t in pointed:
             if t.facts.unset and (t.page, t.label) not in set_once:
-                found.setdefault(
-                    (t.page, t.label), f"'{t.label}' on {t.page} tried only with {', '.join(t.facts.unset)}"
-                )
+                unset_at.setdefault((t.page, t.label), []).append(t)
+        found = {where: _never_complete(tries) for where, tries in unset_at.items()}
         if asks_empty(" ".join(words)):
             forms = [t for t in pointed if t.blanks]
             emptied = {(t.page, t.label) for t in forms if _empty_fields(t) == len(t.blanks)}
@@ -285,6 +284,24 @@ class Log:
 
 def _sees(tried: Tried, same: tuple[str, str, Contradiction]) -> bool:
     return tried.contradiction is not None and (tried.label, tried.page, tried.contradiction[0]) == same
+
+
+def _never_complete(tries: Sequence[Tried]) -> str:
+    """A submit tried only with its form incomplete: with which inputs unset, and how many of the form's
+    combinations are left (a form of n inputs set or unset has 2**n)."""
+    first = tries[0]
+    where = f"'{first.label}' on {first.page}"
+    combinations = {frozenset(t.facts.unset) for t in tries}
+    if len(combinations) == 1:
+        return f"{where} tried only with {', '.join(first.facts.unset)}"
+    every = [what for what in first.facts.unset if all(what in t.facts.unset for t in tries)]
+    inputs = max(t.facts.inputs for t in tries)
+    left = max(0, 2**inputs - len(combinations))
+    always = f" ({', '.join(every)} each time)" if every else ""
+    return (
+        f"{where} tried with {len(combinations)} of the {2**inputs} combinations of its {inputs} inputs, "
+        f"never with all set{always}: {left} left"
+    )
 
 
 def _empty_fields(tried: Tried) -> int:

@@ -92,6 +92,21 @@ def test_a_submit_with_its_box_unticked_is_no_evidence() -> None:
     ]
 
 
+def test_a_submit_tried_with_several_incomplete_forms_counts_the_combinations_left() -> None:
+    """Two inputs, so four combinations: two tried (both fields empty; the name typed, the box still
+    unticked), neither with all set - two left, and the box was unticked every time."""
+    cov, form = start(page("Contact", field("Your name"), box("I agree", False), button("Submit ticket")))
+    filled = look(page("Contact", field("Your name", "qa"), box("I agree", False), button("Submit ticket")))
+    act(cov, 1, form, "Submit ticket", OutcomeKind.NO_CHANGE, form)
+    act(cov, 2, form, "Your name", OutcomeKind.CONTENT_CHANGED, filled, action="type")
+    act(cov, 3, filled, "Submit ticket", OutcomeKind.NO_CHANGE, filled)
+    assert cov.evidence(["submit a ticket"]) is None
+    assert cov.unknown(["submit a ticket"]) == [
+        "'Submit ticket' on Contact tried with 2 of the 4 combinations of its 2 inputs, never with all set "
+        "('I agree' unticked each time): 2 left"
+    ]
+
+
 def test_a_submit_with_its_form_set_that_changed_nothing_is_the_evidence() -> None:
     cov, form = start(page("Contact", field("Your name"), box("I agree", False), button("Submit ticket")))
     ready = look(page("Contact", field("Your name", "qa"), box("I agree", True), button("Submit ticket")))
