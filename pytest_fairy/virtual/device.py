@@ -340,6 +340,7 @@ class VirtualDevice:
                 settling = self._latency and action in INPUT_ACTIONS and self.app_model.device.latency.settle
                 if settling and self._before is None:
                     self._before = (self._engine.windows(), self._engine.active_toasts())
+                self._engine.app.catch_up()  # what the app set to happen by now has happened
                 result = body()
                 if reads:
                     self._take(takes, phone_started)

@@ -274,3 +274,6 @@ def _effects(model: AppModel) -> Iterator[tuple[Loc, Effect]]:
             yield from walk((*loc, "list", "on_tap"), element.row_list.on_tap)
     for i, screen in enumerate(model.screens):
         yield from walk(("screens", i, "on_show"), screen.on_show)
+        yield from walk(("screens", i, "on_back"), screen.on_back)
+    for i, dialog in enumerate(model.dialogs):
+        yield from walk(("dialogs", i, "on_back"), dialog.on_back)

@@ -94,11 +94,13 @@ class Anr(Strict):
 
 
 class Effect(Strict):
-    """One step of what a tap / long tap / Enter does. Exactly one action key, plus an optional `when`."""
+    """One step of what a tap / long tap / Enter does. Exactly one action key, plus an optional `when`
+    (checked when the effect runs) and `after` (it runs that many seconds later on the phone's clock)."""
 
     FLAG_ACTIONS: ClassVar[tuple[str, ...]] = ("back", "close", "restart", "anr")
 
     when: str | None = None
+    after: float | None = Field(default=None, gt=0)
     go: str | None = None
     replace: str | None = None  # like go, but the current screen leaves the back stack (finish())
     back: bool = False
@@ -243,6 +245,7 @@ class Screen(Strict):
     up: bool | None = None  # toolbar "navigate up" button; default: on every screen but the launch one
     elements: list[Element] = []
     on_show: list[Effect] = []  # run when the screen comes to front (redirects: login walls)
+    on_back: list[Effect] = []  # run on Back instead of leaving the screen; `back` in it leaves
 
 
 class Dialog(Strict):
@@ -253,6 +256,7 @@ class Dialog(Strict):
     elements: list[Element] = []
     dismiss_on_outside: bool = True  # a tap outside the panel closes it (Android's default)
     cancelable: bool = True  # Back closes it
+    on_back: list[Effect] = []  # run on Back instead of closing it; `back` in it closes (if cancelable)
     width: int | None = Field(default=None, gt=0)  # popup / dialog panel width in pixels
 
 

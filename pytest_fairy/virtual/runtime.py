@@ -30,6 +30,7 @@ from pytest_fairy.virtual.system import (
     anr_log,
     crash_log,
 )
+from pytest_fairy.virtual.timers import Timers
 
 MAX_REDIRECTS = 8  # on_show redirecting to a screen whose on_show redirects... is a model bug
 PID_RANGE = (4000, 32000)
@@ -80,6 +81,9 @@ class AppRuntime:
         self.prompt: SystemPrompt | None = None
         self.toasts: list[ShownToast] = []
         self.frame = 0  # observations so far: dynamic text moves with each
+        self.timers = Timers()
+        self.fronts = 0  # how often a screen came to front: the timers set meanwhile belong to it
+        self._backing = False  # running a screen's or dialog's `on_back`: a `back` in it leaves
 
     def text_context(self, row: int | None = None) -> TextContext:
         """What dynamic text reads now; `row` is the list row for `{i}`."""
@@ -118,10 +122,20 @@ class AppRuntime:
     # ---- keys and app lifecycle -----------------------------------------------------------------
 
     def back(self) -> None:
+        """The Back key (or the toolbar's Up): a screen's or dialog's `on_back` when it has one, else the
+        dialog closes (if cancelable) or the screen leaves."""
         if self.prompt is not None:
             self.system_action({"permission": "deny", "anr": "wait", "crash": "close_app"}[self.prompt.kind])
             return
         if not self.app_visible:
+            return
+        handles = self._handles_back()
+        if handles and not self._backing:
+            self._backing = True
+            try:
+                self.run(handles, None, None)
+            finally:
+                self._backing = False
             return
         if self.task.dialogs:
             if self.model.dialog(self.task.dialogs[-1].dialog_id).cancelable:
@@ -133,6 +147,12 @@ class AppRuntime:
             self.in_front = False  # back on the root activity finishes it; the process lives on
             return
         self._show_top()
+
+    def _handles_back(self) -> list[Effect]:
+        if self.task.dialogs:
+            return self.model.dialog(self.task.dialogs[-1].dialog_id).on_back
+        top = self.task.stack[-1]
+        return [] if isinstance(top, ExternalScreen) else self.model.screen(top).on_back
 
     def home(self) -> None:
         self.in_front = False
@@ -201,6 +221,7 @@ class AppRuntime:
         """The process ends: its task, its toasts (shown or waiting their turn) and its memory go with it."""
         self.pid = 0
         self.toasts = []
+        self.timers.clear()
         self.in_front = False
         self.task = Task()
         persistent = self.model.persistent_variables()
@@ -219,6 +240,7 @@ class AppRuntime:
         """The top screen came to front: log it and run its on_show (redirects replace it)."""
         if depth > MAX_REDIRECTS:
             raise VirtualAppError(f"on_show redirects more than {MAX_REDIRECTS} times: a redirect loop")
+        self.fronts += 1
         top = self.task.stack[-1]
         if isinstance(top, ExternalScreen):
             return
@@ -230,6 +252,9 @@ class AppRuntime:
             SYSTEM_PID,
         )
         for effect in screen.on_show:
+            if effect.after is not None:
+                self._later(effect, None)
+                continue
             if not evaluate(effect.when, self.ui.variables):
                 continue
             target = effect.go or effect.replace
@@ -246,8 +271,21 @@ class AppRuntime:
         for effect in effects:
             if self.pid != pid or self.pid == 0:
                 return  # the process died (crash, restart): the rest of the handler never runs
-            if evaluate(effect.when, self.ui.variables):
+            if effect.after is not None:
+                self._later(effect, row)
+            elif evaluate(effect.when, self.ui.variables):
                 self._apply(effect, row, source)
+
+    def _later(self, effect: Effect, row: int | None) -> None:
+        self.timers.set(self.clock.monotonic() + (effect.after or 0.0), self.pid, self.fronts, effect, row)
+
+    def catch_up(self) -> None:
+        """Run the effects whose time has come, in the order they fall due; those whose screen left the
+        front (or whose process died) meanwhile are dropped."""
+        for timer in self.timers.due(self.clock.monotonic()):
+            here = timer.pid == self.pid != 0 and self.app_visible and timer.front == self.fronts
+            if here and evaluate(timer.effect.when, self.ui.variables):
+                self._apply(timer.effect, timer.row, None)
 
     def _apply(self, effect: Effect, row: int | None, source: Bounds | None) -> None:
         action = effect.action
@@ -276,6 +314,7 @@ class AppRuntime:
         elif action == "open" and effect.open is not None:
             self.task.dialogs.clear()
             self.task.stack.append(effect.open)
+            self.fronts += 1
         elif action == "permission" and effect.permission is not None:
             perm = effect.permission
             if perm.var is not None and self.ui.variables.get(perm.var):
