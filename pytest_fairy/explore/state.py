@@ -40,6 +40,7 @@ DIALOG_KINDS = frozenset(
         LayerKind.DIALOG,
         LayerKind.POPUP,
         LayerKind.BOTTOM_SHEET,
+        LayerKind.DRAWER,
         LayerKind.PERMISSION,
         LayerKind.SYSTEM_DIALOG,
         LayerKind.SHADE,

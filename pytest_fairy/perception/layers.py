@@ -26,6 +26,9 @@ a kind, by area (larger below). Kinds are recognised in this order:
    and has content, and is modal by its own account: a scrim (an empty view as large as the overlay, the
    dim a tap outside lands on), a clickable overlay, or a dialog / bottom-sheet name. A transparent
    container around a bar at the bottom (a comment box over a video) is part of the page.
+5. An open navigation drawer: a `DrawerLayout`'s child after its content, against its left or right edge,
+   as tall as it and at least half as wide, is split out as a DRAWER layer. It is modal: the content stays
+   in the dump beneath it, but a tap there lands on the drawer's scrim and closes it.
 
 What a layer hides: a modal layer blocks everything below it (taps land on its scrim); any other layer
 hides what lies under its bounds; decor hides nothing.
@@ -38,6 +41,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from pytest_fairy.perception.hierarchy import Bounds, Node
+from pytest_fairy.perception.packages import (
+    IME_HINTS,
+    IME_PACKAGES,
+    LAUNCHER_HINT,
+    LAUNCHER_PACKAGES,
+    PERMISSION_PACKAGES,
+    SYSTEM_DIALOG_PACKAGES,
+    SYSTEM_UI_PACKAGES,
+)
 
 
 class LayerKind(StrEnum):
@@ -51,12 +63,20 @@ class LayerKind(StrEnum):
     SYSTEM_UI = "system_ui"
     SHADE = "shade"  # the notification shade, control centre or lock screen, over everything
     LAUNCHER = "launcher"
+    DRAWER = "drawer"  # a navigation drawer open over the page, in the app's own window
     DECOR = "decor"  # a window with nothing to see or act on, or another app's floating window
 
 
 # Kinds that stop taps from reaching what is below: the tap lands on the dialog's scrim.
 MODAL_KINDS = frozenset(
-    {LayerKind.DIALOG, LayerKind.BOTTOM_SHEET, LayerKind.PERMISSION, LayerKind.SYSTEM_DIALOG, LayerKind.SHADE}
+    {
+        LayerKind.DIALOG,
+        LayerKind.BOTTOM_SHEET,
+        LayerKind.DRAWER,
+        LayerKind.PERMISSION,
+        LayerKind.SYSTEM_DIALOG,
+        LayerKind.SHADE,
+    }
 )
 
 # Bottom -> top. Popups sit above dialogs because a spinner or menu opened from a dialog is drawn over it.
@@ -67,53 +87,13 @@ Z_RANK: dict[LayerKind, int] = {
     LayerKind.SYSTEM_UI: 2,
     LayerKind.BOTTOM_SHEET: 3,
     LayerKind.DIALOG: 3,
+    LayerKind.DRAWER: 3,
     LayerKind.POPUP: 4,
     LayerKind.PERMISSION: 5,
     LayerKind.KEYBOARD: 6,
     LayerKind.SYSTEM_DIALOG: 7,
     LayerKind.SHADE: 8,
 }
-
-PERMISSION_PACKAGES = frozenset(
-    {
-        "com.android.permissioncontroller",
-        "com.google.android.permissioncontroller",
-        "com.android.packageinstaller",
-        "com.google.android.packageinstaller",
-    }
-)
-SYSTEM_DIALOG_PACKAGES = frozenset({"android"})
-SYSTEM_UI_PACKAGES = frozenset({"com.android.systemui"})
-LAUNCHER_PACKAGES = frozenset(
-    {
-        "com.android.launcher",
-        "com.android.launcher3",
-        "com.google.android.apps.nexuslauncher",
-        "com.miui.home",
-        "com.huawei.android.launcher",
-        "com.sec.android.app.launcher",
-        "com.oppo.launcher",
-        "com.bbk.launcher2",
-        "com.hihonor.android.launcher",
-        "net.oneplus.launcher",
-    }
-)
-IME_PACKAGES = frozenset(
-    {
-        "com.google.android.inputmethod.latin",
-        "com.android.inputmethod.latin",
-        "com.sohu.inputmethod.sogou",
-        "com.baidu.input",
-        "com.iflytek.inputmethod",
-        "com.samsung.android.honeyboard",
-        "com.touchtype.swiftkey",
-        "com.tencent.wetype",
-        "com.google.android.apps.inputmethod.hindi",
-    }
-)
-# Substrings of a package name that mark a launcher / input method not listed above.
-LAUNCHER_HINT = "launcher"
-IME_HINTS = ("inputmethod", ".ime", "keyboard")
 
 # Substrings (case-insensitive) of class names or resource-ids, checked near the top of an overlay.
 BOTTOM_SHEET_HINTS = ("bottomsheet", "bottom_sheet")
@@ -126,6 +106,9 @@ HINT_SEARCH_DEPTH = 3
 FULL_SCREEN_FRACTION = 0.9  # a root covering this much of the screen is full-screen (a dim root)
 OVERLAY_MIN_COVER = 0.9  # an in-window overlay covers this much of its app window
 PANEL_MAX_FRACTION = 0.7  # a dialog panel is at most this much of its overlay
+# An open navigation drawer: at least this share of its DrawerLayout's width (and narrower than it), and
+# at least `FULL_SCREEN_FRACTION` of its height.
+DRAWER_MIN_WIDTH = 0.5
 CENTER_TOLERANCE = 0.08  # |panel centre - screen centre| / screen width for "centred"
 # How close to the bottom edge (as a fraction of the height) a bottom sheet ends: it may stop above a
 # navigation bar, which is 48-144 px on phones.
@@ -298,6 +281,11 @@ def _in_window_overlays(app_root: Node, screen: Bounds) -> list[tuple[Node, Laye
     stack = [app_root]
     while stack:
         node = stack.pop()
+        drawer = _open_drawer(node)
+        if drawer is not None:
+            found.append((drawer, LayerKind.DRAWER))
+            stack.extend(child for child in node.children if child is not drawer)
+            continue
         kind = None
         if node is not app_root and node.bounds.area >= OVERLAY_MIN_COVER * app_root.bounds.area > 0:
             kind = _scrimmed_overlay(node) or _overlay_over_content(node)
@@ -306,6 +294,21 @@ def _in_window_overlays(app_root: Node, screen: Bounds) -> list[tuple[Node, Laye
         else:
             stack.extend(node.children)
     return found
+
+
+def _open_drawer(node: Node) -> Node | None:
+    """The open drawer of a `DrawerLayout`: a child after its content, against its left or right edge, as
+    tall as it and narrower, with something in it. (A closed drawer is not in a dump at all.)"""
+    if "DrawerLayout" not in node.class_name:
+        return None
+    box = node.bounds
+    for child in node.children[1:]:
+        b = child.bounds
+        edge = b.left == box.left or b.right == box.right
+        tall = b.height >= FULL_SCREEN_FRACTION * box.height
+        if edge and tall and DRAWER_MIN_WIDTH * box.width <= b.width < box.width and _has_content(child):
+            return child
+    return None
 
 
 def _scrimmed_overlay(node: Node) -> LayerKind | None:

@@ -33,6 +33,7 @@ LAYER_COLOURS: dict[LayerKind, tuple[int, int, int]] = {
     LayerKind.DIALOG: (0, 130, 200),
     LayerKind.POPUP: (145, 30, 180),
     LayerKind.BOTTOM_SHEET: (0, 150, 130),
+    LayerKind.DRAWER: (0, 130, 200),  # modal like a dialog, and named with it
     LayerKind.PERMISSION: (245, 130, 48),
     LayerKind.SYSTEM_DIALOG: (128, 0, 0),
     LayerKind.KEYBOARD: (128, 128, 0),
@@ -48,6 +49,7 @@ LAYER_COLOUR_NAMES: dict[LayerKind, str] = {
     LayerKind.DIALOG: "blue",
     LayerKind.POPUP: "purple",
     LayerKind.BOTTOM_SHEET: "teal",
+    LayerKind.DRAWER: "blue",
     LayerKind.PERMISSION: "orange",
     LayerKind.SYSTEM_DIALOG: "dark red",
     LayerKind.KEYBOARD: "olive",
@@ -64,7 +66,7 @@ def colour_legend() -> str:
     """`red: the app; blue: a dialog; ...` for the prompt."""
     words = {
         LayerKind.APP: "the app",
-        LayerKind.DIALOG: "a dialog",
+        LayerKind.DIALOG: "a dialog or navigation drawer",
         LayerKind.POPUP: "a popup or menu",
         LayerKind.BOTTOM_SHEET: "a bottom sheet",
         LayerKind.PERMISSION: "a permission request",

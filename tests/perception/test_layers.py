@@ -10,8 +10,11 @@ from pytest_fairy.perception.hierarchy import Node, parse_hierarchy
 from pytest_fairy.perception.layers import Layer, LayerKind, detect_layers
 
 from .builder import (
+    NAV_TOP,
     PKG,
+    STATUS_BAR,
     V,
+    W,
     alert_window,
     decor,
     delivery_overlay,
@@ -62,7 +65,7 @@ def test_each_kind_of_window_over_the_app(window: V, kind: LayerKind) -> None:
 
 def test_modal_kinds_block_what_is_below() -> None:
     modal = {kind for kind in K if Layer(kind, Node(), "").modal}
-    assert modal == {K.DIALOG, K.BOTTOM_SHEET, K.PERMISSION, K.SYSTEM_DIALOG, K.SHADE}
+    assert modal == {K.DIALOG, K.BOTTOM_SHEET, K.DRAWER, K.PERMISSION, K.SYSTEM_DIALOG, K.SHADE}
 
 
 def test_launcher_is_the_base_when_no_app_is_open() -> None:
@@ -149,3 +152,34 @@ def test_in_window_bottom_sheet_and_non_overlays() -> None:
 def test_only_system_windows_still_give_layers() -> None:
     layers = layers_of(system_window("crash"), status_bar(), app_package="")
     assert kinds(layers) == [K.SYSTEM_UI, K.SYSTEM_DIALOG]
+
+
+def drawer_layout(*children: V) -> V:
+    return v("androidx.drawerlayout.widget.DrawerLayout", (0, STATUS_BAR, W, NAV_TOP), menu_page(), *children)
+
+
+def navigation(right: int, *, left: int = 0) -> V:
+    return v("com.google.android.material.navigation.NavigationView", (left, STATUS_BAR, right, NAV_TOP),
+             v("CheckedTextView", (left + 40, 200, right - 40, 320), text="收件箱", clickable=True),
+             v("CheckedTextView", (left + 40, 340, right - 40, 460), text="归档", clickable=True),
+             rid="nav_view")
+
+
+def test_an_open_navigation_drawer_is_a_modal_layer_over_the_page_it_covers() -> None:
+    layers = layers_of(decor(drawer_layout(navigation(840))))
+    assert kinds(layers) == [K.APP, K.DRAWER]
+    app, drawer = layers
+    assert drawer.modal and drawer.root.resource_id.endswith("id/nav_view")
+    assert {n.text for n in drawer.nodes()} >= {"收件箱", "归档"}
+    assert "收件箱" not in {n.text for n in app.nodes()} and "巨无霸 1号" in {n.text for n in app.nodes()}
+    # From the right edge too (an end drawer).
+    assert kinds(layers_of(decor(drawer_layout(navigation(W, left=W - 840))))) == [K.APP, K.DRAWER]
+
+
+def test_a_drawer_layouts_other_children_are_no_drawer() -> None:
+    """A second child as wide as the layout (a sheet host), a narrow rail, one off its edges: the page."""
+    wide = v("FrameLayout", (0, STATUS_BAR, W, NAV_TOP), v("TextView", (40, 200, 1000, 300), text="提示"))
+    assert kinds(layers_of(decor(drawer_layout(wide)))) == [K.APP]
+    assert kinds(layers_of(decor(drawer_layout(navigation(300))))) == [K.APP]
+    assert kinds(layers_of(decor(drawer_layout(navigation(940, left=100))))) == [K.APP]
+    assert kinds(layers_of(decor(drawer_layout()))) == [K.APP]
