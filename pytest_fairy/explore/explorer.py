@@ -389,4 +389,3 @@ class Explorer:
             screenshot=self.screenshots.submit(arrival.seen.som.full),
         )
         return Attempt(choice.words, choice.key, arrival.state, record, choice.denial, error)
-

@@ -17,6 +17,7 @@ from pytest_fairy.virtual.clock import DeviceClock
 from pytest_fairy.virtual.layout import Layout, UiState
 from pytest_fairy.virtual.logcat import Logcat
 from pytest_fairy.virtual.model import AppModel, ExternalScreen
+from pytest_fairy.virtual.panels import dialog_window, with_drawer
 from pytest_fairy.virtual.runtime import AppRuntime, VirtualAppError
 from pytest_fairy.virtual.system import SystemUi
 from pytest_fairy.virtual.views import View, Window, find, hit, scrollable_at
@@ -64,7 +65,11 @@ class Engine:
             else:
                 windows.append(layout.screen_window(self.model.screen(top), len(app.task.stack) == 1))
                 for i, shown in enumerate(app.task.dialogs):
-                    windows.append(layout.dialog_window(self.model.dialog(shown.dialog_id), i, shown.anchor))
+                    dialog = self.model.dialog(shown.dialog_id)
+                    if dialog.kind == "drawer" and i == 0:
+                        windows[-1] = with_drawer(layout, windows[-1], dialog, i)
+                    else:
+                        windows.append(dialog_window(layout, dialog, i, shown.anchor))
         else:
             windows.append(self.system.launcher())
         if app.prompt is not None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from pytest_fairy.perception.hierarchy import Bounds
 from pytest_fairy.virtual.expr import TextContext, evaluate, expand
-from pytest_fairy.virtual.model import AppModel, Dialog, Element, ExternalScreen, Scalar, Screen
+from pytest_fairy.virtual.model import AppModel, Element, ExternalScreen, Scalar, Screen
 from pytest_fairy.virtual.views import Target, View, Window, clip
 
 BASE_WIDTH = 1080  # default sizes below are for this width and scale with the screen
@@ -34,9 +34,6 @@ STYLE_HEIGHTS = {"title": 130, "caption": 80, "card": 220}
 TOOLBAR_HEIGHT = 168
 SCREEN_PADDING = 40
 GAP = 24
-DIALOG_MARGIN = 90
-DIALOG_PADDING = 56
-POPUP_WIDTH = 600
 MIN_FILL = 200  # a fill element never gets less than this, even on a crowded screen
 
 CHECKABLE = {"CheckBox", "RadioButton", "Switch", "ToggleButton", "CheckedTextView"}
@@ -82,7 +79,7 @@ class Layout:
             children.append(self._toolbar(expand(screen.title, self.ctx), up))
             top = self.px(TOOLBAR_HEIGHT)
         body = Bounds(0, top, self.width, self.height)
-        children.extend(self._flow(screen.elements, body, screen.id, self.px(SCREEN_PADDING)))
+        children.extend(self.flow(screen.elements, body, screen.id, self.px(SCREEN_PADDING)))
         content = View("android.widget.LinearLayout", full, children=children)
         return Window(self._decor(full, content), self.package, "app", accent=self.model.app.color)
 
@@ -97,73 +94,6 @@ class Layout:
         )
         content = View("android.widget.LinearLayout", full, children=[bar, body])
         return Window(self._decor(full, content), external.package, "app")
-
-    def dialog_window(self, dialog: Dialog, index: int, anchor: Bounds | None) -> Window:
-        pad = self.px(DIALOG_PADDING)
-        header: list[Element] = []
-        if dialog.title:
-            header.append(Element(text=dialog.title, id="dialog_title", style="title"))
-        if dialog.message:
-            header.append(Element(text=dialog.message, id="dialog_message"))
-        elements = header + list(dialog.elements)
-        width = self._panel_width(dialog)
-        natural = 2 * pad + self._stack_height([e for e in elements if self._shown(e)])
-        height = min(natural, self.height - 2 * self.px(DIALOG_MARGIN))
-        panel = self._panel_bounds(dialog, width, height, anchor)
-        key = f"dialog:{dialog.id}"
-        inner = self._flow(elements, panel, key, pad, top_pad=pad)
-        panel_view = View(
-            "android.widget.FrameLayout",
-            panel,
-            resource_id="android:id/content",
-            role="panel",
-            children=[
-                View(
-                    "android.widget.LinearLayout",
-                    panel,
-                    resource_id=f"{self.package}:id/dialog_root",
-                    children=inner,
-                )
-            ],
-        )
-        if dialog.kind == "popup":
-            root = panel_view
-        else:
-            root = View(
-                "android.widget.FrameLayout", Bounds(0, 0, self.width, self.height), children=[panel_view]
-            )
-        return Window(
-            root,
-            self.package,
-            dialog.kind,
-            panel=panel,
-            dismiss_on_outside=dialog.dismiss_on_outside,
-            dim=dialog.kind != "popup",
-            accent=self.model.app.color,
-            dialog_index=index,
-        )
-
-    def _panel_width(self, dialog: Dialog) -> int:
-        if dialog.width is not None:
-            return min(dialog.width, self.width)
-        if dialog.kind == "sheet":
-            return self.width
-        if dialog.kind == "popup":
-            return self.px(POPUP_WIDTH)
-        return self.width - 2 * self.px(DIALOG_MARGIN)
-
-    def _panel_bounds(self, dialog: Dialog, width: int, height: int, anchor: Bounds | None) -> Bounds:
-        if dialog.kind == "sheet":
-            return Bounds(0, self.height - height, self.width, self.height)
-        if dialog.kind == "popup":
-            below = anchor.bottom if anchor is not None else self.px(TOOLBAR_HEIGHT)
-            right = anchor.right if anchor is not None else self.width
-            left = max(0, min(right - width, self.width - width))
-            top = min(below, self.height - height)
-            return Bounds(left, top, left + width, top + height)
-        left = (self.width - width) // 2
-        top = (self.height - height) // 2
-        return Bounds(left, top, left + width, top + height)
 
     def _decor(self, full: Bounds, content: View) -> View:
         """DecorView > LinearLayout > android:id/content, the wrappers every activity window has."""
@@ -209,18 +139,18 @@ class Layout:
 
     # ---- flow layout ----------------------------------------------------------------------------
 
-    def _shown(self, element: Element) -> bool:
+    def shown(self, element: Element) -> bool:
         return evaluate(element.when, self.ui.variables)
 
     def _natural(self, element: Element) -> int:
         if element.height is not None:
             return element.height
         if element.children:
-            kids = [k for k in element.children if self._shown(k) and k.bounds is None]
+            kids = [k for k in element.children if self.shown(k) and k.bounds is None]
             if element.orientation == "horizontal":
                 inner = max((self._natural(k) for k in kids), default=0)
             else:
-                inner = self._stack_height(kids)
+                inner = self.stack_height(kids)
             return inner + 2 * element.padding
         if element.row_list is not None:
             rows = element.row_list
@@ -230,12 +160,12 @@ class Layout:
             return self.px(STYLE_HEIGHTS[element.style])
         return self.px(HEIGHTS.get(element.short_class, DEFAULT_HEIGHT))
 
-    def _stack_height(self, elements: list[Element]) -> int:
+    def stack_height(self, elements: list[Element]) -> int:
         if not elements:
             return 0
         return sum(self._natural(e) for e in elements) + self.px(GAP) * (len(elements) - 1)
 
-    def _flow(
+    def flow(
         self,
         elements: list[Element],
         area: Bounds,
@@ -246,7 +176,7 @@ class Layout:
     ) -> list[View]:
         """Vertical flow of `elements` in `area`; returns views in model order."""
         placed: list[tuple[int, View]] = []
-        shown = [(i, e) for i, e in enumerate(elements) if self._shown(e)]
+        shown = [(i, e) for i, e in enumerate(elements) if self.shown(e)]
         bottom = area.bottom - (pad if top_pad is not None else 0)
         for i, element in reversed([(i, e) for i, e in shown if e.dock == "bottom" and e.bounds is None]):
             h = self._natural(element) if not element.fill else self.px(TOOLBAR_HEIGHT)
@@ -281,7 +211,7 @@ class Layout:
         return element.fill or (element.row_list is not None and element.height is None)
 
     def _row(self, elements: list[Element], area: Bounds, path: str, row: int | None) -> list[View]:
-        shown = [(i, e) for i, e in enumerate(elements) if self._shown(e)]
+        shown = [(i, e) for i, e in enumerate(elements) if self.shown(e)]
         if not shown:
             return []
         gap = self.px(GAP)
@@ -357,7 +287,7 @@ class Layout:
             if element.orientation == "horizontal":
                 view.children = self._row(element.children, inner, key, row)
             else:
-                view.children = self._flow(element.children, inner, key, 0, top_pad=0, row=row)
+                view.children = self.flow(element.children, inner, key, 0, top_pad=0, row=row)
         elif element.row_list is not None:
             self._fill_list(view, element, key)
         return view

@@ -250,7 +250,7 @@ class Screen(Strict):
 
 class Dialog(Strict):
     id: str
-    kind: Literal["dialog", "sheet", "popup"] = "dialog"
+    kind: Literal["dialog", "sheet", "popup", "drawer"] = "dialog"
     title: str = ""
     message: str = ""
     elements: list[Element] = []

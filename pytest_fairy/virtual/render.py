@@ -75,7 +75,9 @@ class Renderer:
             return self._last[1].copy()
         image = Image.new("RGB", self.size, BACKGROUND)
         for window in windows:
-            if window.dim:
+            # A drawer's scrim falls between the screen's content and the drawer, in one window.
+            drawer = window.kind == "drawer"
+            if window.dim and not drawer:
                 image = image.point(self._dim_table)
             draw = ImageDraw.Draw(image)
             if window.kind == "launcher" or window.root.role == "keyguard":  # the lock screen: wallpaper
@@ -83,6 +85,9 @@ class Renderer:
                 draw = ImageDraw.Draw(image)
             accent = hex_color(window.accent)
             for view in window.root.iter():
+                if drawer and view.role == "panel":
+                    image = image.point(self._dim_table)
+                    draw = ImageDraw.Draw(image)
                 self._draw(draw, view, accent)
         if toasts:
             self._toasts(ImageDraw.Draw(image), toasts)

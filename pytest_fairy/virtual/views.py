@@ -14,7 +14,7 @@ from typing import Literal
 from pytest_fairy.perception.hierarchy import Bounds
 from pytest_fairy.virtual.model import Effect, Element
 
-WindowKind = Literal["app", "dialog", "sheet", "popup", "system", "launcher"]
+WindowKind = Literal["app", "dialog", "sheet", "popup", "drawer", "system", "launcher"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +75,7 @@ class Window:
 
     @property
     def modal(self) -> bool:
-        return self.kind in ("dialog", "sheet", "popup", "system")
+        return self.kind in ("dialog", "sheet", "popup", "drawer", "system")
 
 
 def clip(view: View, area: Bounds) -> View | None:
