@@ -8,11 +8,12 @@ height) take the space left.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from pytest_fairy.perception.hierarchy import Bounds
 from pytest_fairy.virtual.expr import TextContext, evaluate, expand
-from pytest_fairy.virtual.model import AppModel, Element, ExternalScreen, Scalar, Screen
+from pytest_fairy.virtual.model import AppModel, Element, ExternalScreen, RowList, Scalar, Screen
 from pytest_fairy.virtual.views import Target, View, Window, clip
 
 BASE_WIDTH = 1080  # default sizes below are for this width and scale with the screen
@@ -39,6 +40,7 @@ MIN_FILL = 200  # a fill element never gets less than this, even on a crowded sc
 CHECKABLE = {"CheckBox", "RadioButton", "Switch", "ToggleButton", "CheckedTextView"}
 EDITABLE = {"EditText", "AutoCompleteTextView"}
 SCROLLING = {"RecyclerView", "ListView", "GridView", "ScrollView", "HorizontalScrollView", "ViewPager"}
+SIDEWAYS = {"HorizontalScrollView", "ViewPager"}  # scroll sideways: their children are laid out in place
 CLICKABLE = {"Button", "ImageButton", "Spinner"} | CHECKABLE | EDITABLE
 PASSWORD_DOT = "•"
 
@@ -153,9 +155,7 @@ class Layout:
                 inner = self.stack_height(kids)
             return inner + 2 * element.padding
         if element.row_list is not None:
-            rows = element.row_list
-            count = rows.rows if isinstance(rows.rows, int) else len(rows.rows)
-            return count * rows.row_height
+            return self._rows_height(element.row_list)
         if element.style in STYLE_HEIGHTS:
             return self.px(STYLE_HEIGHTS[element.style])
         return self.px(HEIGHTS.get(element.short_class, DEFAULT_HEIGHT))
@@ -286,11 +286,27 @@ class Layout:
         if element.children:
             if element.orientation == "horizontal":
                 view.children = self._row(element.children, inner, key, row)
+            elif view.scrollable and short not in SIDEWAYS:
+                self._fill_scroll(view, element, inner, key, row)
             else:
                 view.children = self.flow(element.children, inner, key, 0, top_pad=0, row=row)
         elif element.row_list is not None:
             self._fill_list(view, element, key)
         return view
+
+    def _fill_scroll(self, view: View, element: Element, viewport: Bounds, key: str, row: int | None) -> None:
+        """A scrolling container (a ScrollView): its children flow at their natural heights, moved up by
+        its scroll offset; what lies outside its viewport is not in the dump."""
+        content = self.stack_height([e for e in element.children if self.shown(e) and e.bounds is None])
+        extent = max(0, content - viewport.height)
+        offset = min(self.ui.scroll.get(key, 0), extent)
+        top = viewport.top - offset
+        area = Bounds(viewport.left, top, viewport.right, top + max(content, viewport.height))
+        placed = (
+            clip(child, viewport) for child in self.flow(element.children, area, key, 0, top_pad=0, row=row)
+        )
+        view.children = [child for child in placed if child is not None]
+        view.target = Target(key=key, element=element, row=row, scroll_extent=extent)
 
     def _checked(self, element: Element, key: str) -> bool:
         if element.group is not None:
@@ -300,30 +316,51 @@ class Layout:
         return self.ui.checked.get(key, element.checked)
 
     def _fill_list(self, view: View, element: Element, key: str) -> None:
-        """Only the rows inside the viewport exist, as with a RecyclerView."""
+        """Only the rows inside the viewport exist, as with a RecyclerView. Rows given one by one show
+        while their `when` holds, each as tall as its `height` (else `row_height`)."""
         rows = element.row_list
         assert rows is not None
-        count = rows.rows if isinstance(rows.rows, int) else len(rows.rows)
         viewport = view.bounds
-        extent = max(0, count * rows.row_height - viewport.height)
+        extent = max(0, self._rows_height(rows) - viewport.height)
         offset = min(self.ui.scroll.get(key, 0), extent)
         view.target = Target(key=key, element=element, scroll_extent=extent)
-        first = offset // rows.row_height
-        for r in range(first, count):
-            top = viewport.top + r * rows.row_height - offset
-            if top >= viewport.bottom:
-                break
-            template = rows.row if isinstance(rows.rows, int) else rows.rows[r]
-            assert template is not None
-            box = Bounds(viewport.left, top, viewport.right, top + rows.row_height)
-            row_key = f"{key}#{r + 1}"
-            row_view = self._view(template, box, row_key, r + 1)
+        for number, template, top, height in self._row_slots(rows, offset, viewport.height):
+            box = Bounds(
+                viewport.left,
+                viewport.top + top - offset,
+                viewport.right,
+                viewport.top + top - offset + height,
+            )
+            row_key = f"{key}#{number}"
+            row_view = self._view(template, box, row_key, number)
             row_view.role = row_view.role or "row"
             if rows.on_tap:
                 row_view.clickable = row_view.focusable = True
                 row_view.target = Target(
-                    key=row_key, element=template, row=r + 1, row_effects=tuple(rows.on_tap)
+                    key=row_key, element=template, row=number, row_effects=tuple(rows.on_tap)
                 )
             visible = clip(row_view, viewport)
             if visible is not None:
                 view.children.append(visible)
+
+    def _rows_height(self, rows: RowList) -> int:
+        if isinstance(rows.rows, int):
+            return rows.rows * rows.row_height
+        return sum(row.height or rows.row_height for row in rows.rows if self.shown(row))
+
+    def _row_slots(self, rows: RowList, offset: int, span: int) -> Iterator[tuple[int, Element, int, int]]:
+        """The rows within `span` px below `offset`: (row number, element, top in the content, height)."""
+        if isinstance(rows.rows, int):
+            assert rows.row is not None
+            height = rows.row_height
+            for r in range(offset // height, min(rows.rows, (offset + span) // height + 1)):
+                yield r + 1, rows.row, r * height, height
+            return
+        top = 0
+        for number, row in enumerate(rows.rows, start=1):
+            if not self.shown(row):
+                continue
+            height = row.height or rows.row_height
+            if top + height > offset and top < offset + span:
+                yield number, row, top, height
+            top += height

@@ -1,0 +1,83 @@
+"""What scrolls and what shows in it: a ScrollView's content moved by its offset, rows of a list given
+one by one that show while their `when` holds, each as tall as its own `height`."""
+
+from __future__ import annotations
+
+from virtual_helpers import nodes, tap, texts
+
+from pytest_fairy.virtual import ManualClock, VirtualDevice, parse_app_model
+
+PKG = "com.example.scroll"
+APP = """
+app: {name: Scroll, package: com.example.scroll, launch: terms}
+variables: {vip: false}
+screens:
+  - id: terms
+    activity: .TermsActivity
+    title: Terms
+    elements:
+      - class: ScrollView
+        id: sv_terms
+        height: 1200
+        children:
+          - {text: Clause 1, height: 700}
+          - {text: Clause 2, height: 700}
+          - {text: Clause 3, height: 700}
+          - {class: CheckBox, id: cb_agree, text: I agree}
+      - {class: Button, text: Become VIP, on_tap: [{set: {vip: true}}]}
+      - class: RecyclerView
+        id: rv_plans
+        height: 600
+        list:
+          row_height: 200
+          rows:
+            - {text: Basic}
+            - {text: VIP lounge, when: vip, height: 320}
+            - {text: Family}
+            - {text: Student}
+"""
+
+
+def phone() -> VirtualDevice:
+    device = VirtualDevice(parse_app_model(APP), latency=False, clock=ManualClock())
+    device.launch(PKG)
+    return device
+
+
+def node(device: VirtualDevice, label: str):  # type: ignore[no-untyped-def]
+    return next(n for n in nodes(device) if label in (n.text, n.short_id))
+
+
+def test_a_scroll_views_content_below_its_viewport_is_not_in_the_dump_until_scrolled() -> None:
+    device = phone()
+    assert "I agree" not in texts(device) and "Clause 1" in texts(device)
+    view = node(device, "sv_terms").bounds
+    x = view.center[0]
+    device.swipe(x, view.bottom - 50, x, view.top + 50)
+    device.swipe(x, view.bottom - 50, x, view.top + 50)
+    shown = texts(device)
+    assert "I agree" in shown and "Clause 1" not in shown
+    agree = node(device, "I agree").bounds
+    assert view.top <= agree.top and agree.bottom <= view.bottom  # within the viewport, clipped to it
+    tap(device, "I agree")
+    assert node(device, "I agree").checked
+
+
+def test_a_scroll_view_stops_at_its_contents_end() -> None:
+    device = phone()
+    view = node(device, "sv_terms").bounds
+    for _ in range(6):
+        device.swipe(view.center[0], view.bottom - 50, view.center[0], view.top + 50)
+    last = node(device, "I agree").bounds
+    assert last.bottom <= view.bottom and view.bottom - last.bottom < 200  # the end, not beyond it
+
+
+def test_a_row_shows_while_its_when_holds_and_takes_its_own_height() -> None:
+    device = phone()
+    assert "VIP lounge" not in texts(device)
+    basic = node(device, "Basic").bounds
+    assert node(device, "Family").bounds.top == basic.top + 200  # the hidden row takes no room
+    tap(device, "Become VIP")
+    lounge = node(device, "VIP lounge").bounds
+    assert lounge.top == basic.top + 200 and lounge.height == 320
+    assert node(device, "Family").bounds.top == lounge.bottom
