@@ -20,7 +20,7 @@ from pytest_fairy.virtual.model import AppModel, ExternalScreen
 from pytest_fairy.virtual.panels import dialog_window, with_drawer
 from pytest_fairy.virtual.runtime import AppRuntime, VirtualAppError
 from pytest_fairy.virtual.system import SystemUi
-from pytest_fairy.virtual.views import View, Window, find, hit, scrollable_at
+from pytest_fairy.virtual.views import View, Window, find, hit, scrollable_at, swipeable_at
 
 __all__ = ["Engine", "VirtualAppError"]  # VirtualAppError: the device imports it from here
 
@@ -176,6 +176,9 @@ class Engine:
             return
         dx, dy = x2 - x1, y1 - y2  # swipe up: content moves up, the offset grows
         if abs(dx) > abs(dy):
+            row = swipeable_at(top.root, x1, y1)
+            if row is not None and row.target is not None:
+                self.app.run(list(row.target.swipe_effects), row.target.row, row.bounds)
             return
         view = scrollable_at(top.root, x1, y1)
         if view is None or view.target is None:

@@ -334,10 +334,14 @@ class Layout:
             row_key = f"{key}#{number}"
             row_view = self._view(template, box, row_key, number)
             row_view.role = row_view.role or "row"
-            if rows.on_tap:
-                row_view.clickable = row_view.focusable = True
+            if rows.on_tap or rows.on_swipe:
+                row_view.clickable = row_view.focusable = bool(rows.on_tap) or row_view.clickable
                 row_view.target = Target(
-                    key=row_key, element=template, row=number, row_effects=tuple(rows.on_tap)
+                    row_key,
+                    template,
+                    number,
+                    row_effects=tuple(rows.on_tap),
+                    swipe_effects=tuple(rows.on_swipe),
                 )
             visible = clip(row_view, viewport)
             if visible is not None:

@@ -272,6 +272,7 @@ def _effects(model: AppModel) -> Iterator[tuple[Loc, Effect]]:
             yield from walk((*loc, key), getattr(element, key))
         if element.row_list is not None:
             yield from walk((*loc, "list", "on_tap"), element.row_list.on_tap)
+            yield from walk((*loc, "list", "on_swipe"), element.row_list.on_swipe)
     for i, screen in enumerate(model.screens):
         yield from walk(("screens", i, "on_show"), screen.on_show)
         yield from walk(("screens", i, "on_back"), screen.on_back)

@@ -162,6 +162,7 @@ class RowList(Strict):
     row: Element | None = None  # template when `rows` is a count; `{i}` in its texts is the row number
     row_height: int = Field(default=180, gt=0)
     on_tap: list[Effect] = []  # tapping a row; `{i}` in `set` values is the row number
+    on_swipe: list[Effect] = []  # swiping a row sideways (swipe to delete, to archive); `{i}` as on_tap
 
     @model_validator(mode="after")
     def _template_for_count(self) -> RowList:

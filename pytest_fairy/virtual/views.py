@@ -25,6 +25,7 @@ class Target:
     element: Element | None = None
     row: int | None = None  # list row number (1-based) the view belongs to
     row_effects: tuple[Effect, ...] = ()  # a list row's on_tap
+    swipe_effects: tuple[Effect, ...] = ()  # a list row's on_swipe (a swipe sideways across it)
     system: str | None = None  # an action of a system window: "allow", "close_app", "launch"...
     scroll_extent: int = 0  # a list: how far its content can scroll
 
@@ -108,6 +109,17 @@ def scrollable_at(root: View, x: int, y: int) -> View | None:
         if found is not None:
             return found
     return root if root.scrollable and root.target is not None else None
+
+
+def swipeable_at(root: View, x: int, y: int) -> View | None:
+    """The innermost view under (x, y) that a sideways swipe acts on (a list row with `on_swipe`)."""
+    if not root.bounds.contains(x, y):
+        return None
+    for child in reversed(root.children):
+        found = swipeable_at(child, x, y)
+        if found is not None:
+            return found
+    return root if root.target is not None and root.target.swipe_effects else None
 
 
 def find(windows: list[Window], key: str) -> View | None:

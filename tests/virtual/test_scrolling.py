@@ -1,5 +1,5 @@
 """What scrolls and what shows in it: a ScrollView's content moved by its offset, rows of a list given
-one by one that show while their `when` holds, each as tall as its own `height`."""
+one by one that show while their `when` holds, each as tall as its own `height`; a row swiped sideways."""
 
 from __future__ import annotations
 
@@ -81,3 +81,31 @@ def test_a_row_shows_while_its_when_holds_and_takes_its_own_height() -> None:
     lounge = node(device, "VIP lounge").bounds
     assert lounge.top == basic.top + 200 and lounge.height == 320
     assert node(device, "Family").bounds.top == lounge.bottom
+
+
+SWIPE_APP = """
+app: {name: Mail, package: com.example.swipe, launch: inbox}
+variables: {archived: 0}
+screens:
+  - id: inbox
+    activity: .MainActivity
+    title: "Archived: {var:archived}"
+    elements:
+      - class: RecyclerView
+        id: rv_mail
+        list:
+          rows: 20
+          row: {text: "Mail {i}"}
+          on_swipe: [{inc: {archived: 1}}, {toast: "Mail {i} archived"}]
+"""
+
+
+def test_a_row_swiped_sideways_runs_its_on_swipe_and_a_vertical_swipe_still_scrolls() -> None:
+    device = VirtualDevice(parse_app_model(SWIPE_APP), latency=False, clock=ManualClock())
+    device.launch("com.example.swipe")
+    row = node(device, "Mail 2").bounds
+    device.swipe(row.right - 40, row.center[1], row.left + 40, row.center[1])
+    assert "Archived: 1" in texts(device) and device.toasts() == ["Mail 2 archived"]
+    listing = node(device, "rv_mail").bounds
+    device.swipe(listing.center[0], listing.bottom - 50, listing.center[0], listing.top + 50)
+    assert "Mail 1" not in texts(device) and "Archived: 1" in texts(device)
