@@ -1,7 +1,7 @@
 """The bounded user message: what the model sees at each stage, built from templates and a small memory.
 
 Each call is a fresh single-turn request, so everything the model knows about the run is in one user
-message, and that message must not grow with the step count (seed 003's Markov context). It holds the
+message, and that message must not grow with the step count. It holds the
 target, the plan, the current screen (the Set-of-Mark JPEG, downscaled, and the compressed text), the
 last outcome, the loop guard's counts and warning, the tree summary - all bounded by the explorer - and
 the brain's own `RunMemory` (memory.py): a progress summary in counts, the last `recent_k` transitions

@@ -1,6 +1,6 @@
 """The brain's memory of one exploration: counts, the last K transitions, the milestones, the
 sub-features it called complete and those the judge confirmed, and what it expected its last action
-to show. Bounded by `ContextLimits`: it must not grow with the step count (seed 003's Markov context).
+to show. Bounded by `ContextLimits`: it must not grow with the step count.
 `MessageBuilder` (context.py) renders it into each message.
 """
 
@@ -125,7 +125,7 @@ class RunMemory:
         name = decision.sub_feature
         claim = name and decision.assessment.is_completed and decision.origin is not Origin.RETURN
         if claim and name not in self.completed and name not in self.claimed:
-            # A claim of the brain's own, written as one: the judge has not confirmed it (seed 004).
+            # A claim of the brain's own, written as one: the judge has not confirmed it.
             self.claimed.add(name)
             self._milestone(
                 step, f"step {step}: you called sub-feature '{name}' complete (the judge has not agreed)"

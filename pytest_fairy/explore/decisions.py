@@ -34,7 +34,8 @@ class NoRecordedDecision(BrainError):
 
 
 class OutcomeKind(StrEnum):
-    """What the last action did, in the planner's terms (seed 000's A / B / C, plus why nothing moved)."""
+    """What the last action did, in the planner's terms: a new page, a known one, a change on the same
+    page, nothing (and why nothing moved)."""
 
     NEW_STATE = "new page"
     STATE_CHANGED = "moved to a known page"
@@ -65,7 +66,7 @@ class Plan:
 
 @dataclass(frozen=True, slots=True)
 class Assessment:
-    """The brain's own view of the current (sub-)feature, as seed 001 asks for on every step."""
+    """The brain's own view of the current (sub-)feature, as it states it on every step."""
 
     is_completed: bool = False
     completion_rate: float = 0.0
@@ -128,7 +129,7 @@ class StepContext:
     oracles_met: bool
     denial: str = ""
     # The screenshot taken right after the action (before the UI settled), when the explorer has one:
-    # seed 000's "immediate" screenshot, which shows transient toasts and animations.
+    # the "immediate" screenshot, which shows transient toasts and animations.
     immediate_jpeg: bytes = b""
     # The stable key (kind|ref|...) of the action that led here, "" at the start: replay keys on it.
     last_key: str = ""

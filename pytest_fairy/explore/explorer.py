@@ -268,7 +268,7 @@ class Explorer:
         When the brain says the sub-feature it works on is complete and the judge agrees (the phase is
         complete, or the whole feature), the sub-feature is marked done and a return step (out of the
         dialog, or back) replaces the action, so the next decision starts from where the sub-feature was
-        entered (seed 001). A judge that said "continue" on this screen is asked again only after new
+        entered. A judge that said "continue" on this screen is asked again only after new
         ground; until then the brain's action is taken.
 
         The brain is told of the escapes and return steps it did not decide (`witness`), once each.

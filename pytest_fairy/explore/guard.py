@@ -5,8 +5,8 @@ It watches one observation per step and answers ok / warn / escape / stop. The c
 taken before, or showed content never seen before in the same state (a form field filled, a list page
 scrolled into view). Everything else - toggling a radio back to a value already seen, taps that change
 nothing, walking a known edge again - is no progress, and that is what the counters count. This is why
-seed 001 (five steps toggling 尽快送达 / 预约送餐 inside one dialog) trips the guard while filling a long
-form or paging through a long list does not.
+five steps toggling 尽快送达 / 预约送餐 inside one dialog trip the guard while filling a long form or
+paging through a long list does not.
 
 Escalation: a loop signal first warns the brain; if it persists, the guard asks for an escape (dismiss
 the dialog, else back, else restart). Once an escape has been made, the next loop goes straight to the
@@ -15,7 +15,7 @@ as inconclusive. Discovering a new state is real progress and resets the escalat
 
 The guard has no step cap of its own: how many steps a run may take is the feature's `max_steps` (or
 --fairy-max-steps), which the step budget (`pytest_fairy.explore.budget`) enforces. A cap here would
-only be a second, hidden one (it used to stop every run at step 100, whatever the spec said).
+only be a second, hidden one, deaf to what the spec says.
 """
 
 from __future__ import annotations
@@ -59,8 +59,9 @@ _KIND = {
 
 @dataclass(frozen=True, slots=True)
 class GuardLimits:
-    """Every threshold the guard uses. Defaults come from seeds 001 (4 same states -> forced back) and
-    002 (failures 5, stagnation 8, same action 5)."""
+    """Every threshold the guard uses. The defaults let a dialog's options toggled back and forth be
+    forced back after 4 same states, and give up on 5 failures, 8 steps without progress or 5 repeats of
+    one action."""
 
     same_state_warn: int = 3
     same_state_escape: int = 4
@@ -181,7 +182,7 @@ class LoopGuard:
         self._contents[state.key].add(state.content_hash)
         if novel_content and not new_state and previous is not None and action_key:
             novel_content = self._grows(previous.state.key, action_key)
-        # A self-transition never taken before is not progress by itself (seed 001: taps that do nothing).
+        # A self-transition never taken before is not progress by itself (taps that do nothing).
         productive = new_state or (new_transition and moved) or novel_content or found_dead
         self._visits[state.key] += 1
         self._count(previous, state, action_key, succeeded or found_dead, moved, productive, new_state)

@@ -216,7 +216,7 @@ def escape_from(warning: GuardVerdict, screen: Screen) -> Decision:
 
 
 def return_step(screen: Screen, why: str, *, sub_feature: str = "") -> Decision:
-    """Out of a completed sub-feature (seed 001): close its dialog, else go back where it was entered.
+    """Out of a completed sub-feature: close its dialog, else go back where it was entered.
     The decision names the sub-feature the judge confirmed, so a brain that witnesses it knows."""
     way_out = screen.dismiss_mark() if screen.has_dialog else None
     if way_out is not None:

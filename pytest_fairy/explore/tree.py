@@ -2,8 +2,8 @@
 
 It holds the states seen (with visit counts and the steps spent in each), the transitions between them
 (one per step, self-loops included), the path walked, and the feature / sub-feature structure with the
-status of each. `summary_text` is the bounded view the planner gets on every step (seed 000: the replan
-context lacked visit counts and the recent state sequence); `to_json` / `from_json` is the report format.
+status of each. `summary_text` is the bounded view the planner gets on every step (visit counts
+and the recent state sequence among it); `to_json` / `from_json` is the report format.
 
 JSON schema (`schema` = "pytest_fairy.feature_tree", `version` = 1):
   states:      [{key, name, title, activity, is_dialog, visits, steps: [int], first_seen, reachable: [key],

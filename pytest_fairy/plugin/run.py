@@ -119,7 +119,7 @@ RUN_KEY = pytest.StashKey[FairyRun]()
 
 def check_virtual_models(fairy: FairyConfig, models: AppModels, rootpath: Path) -> None:
     """`--fairy-device virtual:PATH` names an app model that must load: one line and exit 4 if it does not,
-    not an error per item (it used to be 662 lines of chained tracebacks)."""
+    not an error per item (hundreds of lines of chained tracebacks)."""
     from pytest_fairy.virtual.loader import AppModelError
 
     for device in fairy.devices:
