@@ -21,7 +21,7 @@ from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.vocabulary import LEAVING_LABELS, asks_empty
 from pytest_fairy.perception.layers import LayerKind
 from pytest_fairy.perception.refs import family, list_row
-from pytest_fairy.perception.relevance import overlap, tokens
+from pytest_fairy.perception.relevance import loose_overlap, overlap, tokens, with_forms
 from pytest_fairy.perception.screen import Mark, Screen
 from pytest_fairy.spec.risk import risky_category
 from pytest_fairy.spec.secrets import placeholder
@@ -36,6 +36,8 @@ SEARCH_SCROLL_SCORE = 5
 # Screens of a list scrolled in search before its visible rows are tried, unless what the feature waits
 # for looks like one of its rows: then to the end.
 SEARCH_SCROLLS = 3
+# What a word of the label in another form of a feature's word adds to the score (a word itself: 10).
+RESEMBLES_WEIGHT = 5
 # An element the goal names by its whole label (`柴火大院 五常大米 5kg`, `商品 300`).
 NAMED_RELEVANCE = 5
 # A word on at least this share of a list's visible rows is the list's, not a row's.
@@ -254,11 +256,22 @@ def _actions_for(
     risk = risky_category(label) if label else None
     if risk is not None and risk not in ctx.target.allowed_risks:
         return []  # the policy would deny it: do not spend a step finding that out
-    relevance = 3 * overlap(label, focus.hints - shared) + overlap(label, focus.topic - shared)
+    hints, topic = focus.hints - shared, focus.topic - shared
+    relevance = 3 * overlap(label, hints) + overlap(label, topic)
+    # Another form of the feature's words (`Archive` for "archived") ranks it higher, but only the words
+    # themselves make it the feature's own (tried again after a change of data, never sampled away).
+    resembles = (
+        3 * loose_overlap(label, with_forms(hints)) + loose_overlap(label, with_forms(topic)) - relevance
+    )
     named = bool(label) and _names(focus.goal, label)
     if named:
         relevance += NAMED_RELEVANCE  # the goal names this very element (`商品 300` of `商品 1`..`商品 300`)
-    score = relevance * 10 - tried_anywhere.get(ref, 0) * 3 - (40 if _leaves(mark) else 0)
+    score = (
+        relevance * 10
+        + resembles * RESEMBLES_WEIGHT
+        - tried_anywhere.get(ref, 0) * 3
+        - (40 if _leaves(mark) else 0)
+    )
     if empty_first and (node.editable or node.checkable):
         return []  # the feature asks for its form submitted empty: nothing of it is filled or chosen
     if node.editable:
@@ -287,6 +300,8 @@ def _actions_for(
     why = f"tick '{label}' with the form's fields" if form_box else f"unexplored element '{label}'"
     if relevance:
         why += f" matching the feature (relevance {relevance})"
+    elif resembles:
+        why += " resembling the feature's words"
     if commit and label.strip().lower() in CONFIRM_WORDS:
         score += COMMIT_BONUS
         why = f"the option the goal names is chosen: confirm it with '{label}'"

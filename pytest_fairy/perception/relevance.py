@@ -26,3 +26,43 @@ def tokens(text: str) -> frozenset[str]:
 def overlap(label: str, topic: frozenset[str]) -> int:
     """The number of the label's tokens that also occur in the topic."""
     return len(tokens(label) & topic)
+
+
+def forms(word: str) -> frozenset[str]:
+    """An English word and the base forms its ending may have been added to: `archived` -> archive,
+    `updates` -> update, `saving` -> save, `copies` -> copy. Conservative: words of four letters or more,
+    base forms of three or more; other words (and Chinese) stand alone."""
+    found = {word}
+    if len(word) < 4 or not word.isascii() or not word.isalpha() or word in _UNINFLECTED:
+        return frozenset(found)
+    for ending, replacements in _ENDINGS:
+        if word.endswith(ending):
+            stem = word[: -len(ending)]
+            found.update(stem + extra for extra in replacements)
+            if len(stem) > 2 and stem[-1] == stem[-2] and ending in ("ed", "ing"):
+                found.add(stem[:-1])  # stopped -> stop, shopping -> shop
+    return frozenset(f for f in found if len(f) >= 3)
+
+
+# Words whose ending is no inflection (`news` is not a plural of `new`).
+_UNINFLECTED = frozenset({"news", "address", "process", "access", "status", "always", "series", "during"})
+# Endings of English inflections and what the base form may end with instead.
+_ENDINGS = (
+    ("ies", ("y",)),
+    ("ied", ("y",)),
+    ("es", ("", "e")),
+    ("s", ("",)),
+    ("ed", ("", "e")),
+    ("ing", ("", "e")),
+)
+
+
+def with_forms(words: frozenset[str]) -> frozenset[str]:
+    """`words` and their base forms (`forms`)."""
+    return frozenset().union(*(forms(w) for w in words)) if words else frozenset()
+
+
+def loose_overlap(label: str, topic: frozenset[str]) -> int:
+    """How many of the label's words occur in `topic` (built `with_forms`), in any of their forms: `Archive`
+    matches a goal that says `archived`, `Saved` one that says `save`."""
+    return sum(1 for word in tokens(label) if forms(word) & topic)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_fairy.brain.candidates import Focus, find_candidates, text_for
+from pytest_fairy.brain.candidates import Focus, best, find_candidates, text_for
 from pytest_fairy.explore.action import ActionKind
 from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Mark
@@ -109,3 +109,11 @@ def test_a_forms_check_box_is_ticked_with_its_fields_before_the_submit() -> None
     assert first == ("tick 'I agree to the terms' with the form's fields", False)
     # Ticked already: unticking it is a toggle like any other, after the submit.
     assert offered(checked=True)[0][0].startswith("unexplored element 'Submit'")
+
+
+def test_an_element_named_by_another_form_of_the_goals_word_is_tried_first() -> None:
+    """"Read the archived booking": of a side menu's items, Archive is the one the goal's words point to."""
+    screen = screen_of(*(button(label, row) for row, label in enumerate(("Inbox", "Sent", "Spam", "Archive"))))
+    ctx = replace(synthetic.context(1, screen=screen), target=target(goal="read the archived booking"))
+    found = find_candidates(ctx, Focus.of(ctx.target), {}, {})
+    assert best(found).why == "unexplored element 'Archive' resembling the feature's words"
