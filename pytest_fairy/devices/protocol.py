@@ -134,6 +134,15 @@ class AppSnapshots(Protocol):
     def restore_app_data(self, package: str, data: object) -> None: ...
 
 
+@runtime_checkable
+class TestBed(Protocol):
+    """A device made for tests (the virtual device): the data of its apps belongs to the run, so each item
+    starts from a fresh app unless the spec says otherwise. On a phone the data is the tester's (a login
+    they want kept), so it is left alone unless the spec asks."""
+
+    def is_test_bed(self) -> bool: ...
+
+
 def clear_app_data(device: Device, package: str) -> None:
     """Clear `package`'s data on `device`; a device that cannot is a usage error (the spec asked)."""
     if not isinstance(device, AppData):

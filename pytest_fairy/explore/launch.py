@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pytest_fairy.devices.protocol import Device, Diagnostics, clear_app_data
+from pytest_fairy.devices.protocol import Device, Diagnostics, TestBed, clear_app_data
 from pytest_fairy.explore.login import Login, LoginFailed
 from pytest_fairy.explore.record import Exploration
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.perceive import Perception
-from pytest_fairy.virtual.device import VirtualDevice
 
 
 @dataclass(frozen=True)
@@ -55,8 +54,8 @@ class Launcher:
 
 
 def resets_data(target: Target, device: Device) -> bool:
-    """Whether the app's data is cleared before the item: as the spec says, else on the virtual device
-    (a test bed, where order-independence costs nothing) and not on a phone (where a login may be wanted)."""
+    """Whether the app's data is cleared before the item: as the spec says, else on a test bed (the virtual
+    device, where order-independence costs nothing) and not on a phone (where a login may be wanted)."""
     if target.reset is not None:
         return target.reset == "data"
-    return isinstance(device, VirtualDevice)
+    return isinstance(device, TestBed) and device.is_test_bed()

@@ -150,6 +150,10 @@ class VirtualDevice:
         """`adb shell wm dismiss-keyguard`: lifts a swipe lock; a PIN lock stays."""
         self._call("dismiss_keyguard", (), "action", self._engine.dismiss_keyguard, self._times.key)
 
+    def is_test_bed(self) -> bool:
+        """A device made for tests (`devices.protocol.TestBed`): each item starts from a fresh app."""
+        return True
+
     def toasts(self) -> list[str]:
         """The toasts on screen right now, oldest first (screenshots show them; dumps never do)."""
         return self._engine.active_toasts()

@@ -38,11 +38,13 @@ LAYERS: tuple[str, ...] = (
     "spec",  # the YAML spec format: app, features, oracles, budgets, the risk vocabulary
     "devices",  # the Device and Diagnostics protocols, the real-device driver, locks, leases, the pool
     "perception",  # a dump and a screenshot -> Screen: layers, marks, refs, compressed text, Set-of-Mark
-    "virtual",  # the simulated phone and its adbd wire server: implements the devices' protocols
     "explore",  # the loop: target, actions, state, tree, guard, budgets, oracles, verdict, Brain protocol
     "brain",  # the brains that decide: scripted, offline (heuristic), Claude
     "report",  # what a run leaves behind: the session store, Allure, tree pictures and diffs
     "replay",  # the decision cache and the build-to-build regression review
+    # The simulated phone and its adbd wire server: beside the product, not under its loop. It implements
+    # the devices' protocols; the loop reaches it through them alone (`TestBed`, `AppSnapshots`).
+    "virtual",
     "plugin",  # pytest: hooks, options, items, fixtures
 )
 ROOT = PACKAGE  # the public face, above every layer

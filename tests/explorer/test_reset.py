@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from pytest_fairy.explore.launch import resets_data
+from pytest_fairy.explore.target import Target
 from pytest_fairy.virtual import VirtualDevice
 
 NOTES = Path(__file__).resolve().parents[2] / "example_suites" / "notes"
@@ -66,3 +69,17 @@ def test_a_reset_that_is_not_data_or_none_is_a_spec_error_naming_the_line(notes:
         ["*test_notes.yaml:10: wrong type for 'reset' in defaults: expected 'data' or 'none', got text 'wipe'*"]
     )
     assert result.ret != 0
+
+
+def test_only_a_test_bed_has_its_data_cleared_when_the_spec_does_not_say() -> None:
+    """The virtual device says it is a test bed (`TestBed`); a phone's data is the tester's, kept."""
+
+    class Phone:  # a device of the Device protocol, none of the test bed's
+        serial = "R58M"
+
+    target = Target(app_name="Notes", package="com.example.notes", feature="f", goal="g")
+    device = VirtualDevice(NOTES / "app.yaml", latency=False)
+    assert resets_data(target, device)
+    assert not resets_data(target, Phone())  # type: ignore[arg-type]
+    assert resets_data(replace(target, reset="data"), Phone())  # type: ignore[arg-type]
+    assert not resets_data(replace(target, reset="none"), device)
