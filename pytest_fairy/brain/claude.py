@@ -1,4 +1,5 @@
-"""The Claude brain: plan, decide, judge and summarize through the anthropic SDK, one forced tool each.
+"""The Claude brain: plan, decide, judge and summarize through the anthropic SDK, one tool each (forced
+where the model accepts it, brain/models.py).
 
 Each stage builds one bounded user message (brain/context.py) and asks for one tool's answer
 (brain/tools.py); the request itself - its shape for the model, the transport, what a failure becomes -

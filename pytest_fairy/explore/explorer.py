@@ -377,7 +377,7 @@ class Explorer:
             action=choice.words,
             reasoning=choice.taken.reasoning,
             expected=choice.taken.expected,
-            guard=warning.kind.value if warning else "ok",
+            guard=warning.kind if warning else VerdictKind.OK,
             guard_reason=warning.reason if warning else "",
             denial=choice.denial,
             escape=choice.decided.origin is Origin.ESCAPE,

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from pytest_fairy.explore.decisions import Origin, Plan, Usage
+from pytest_fairy.explore.guard import VerdictKind
 from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.explore.reproduction import Reproduction
 from pytest_fairy.explore.screenshot import NO_SCREENSHOT, StepScreenshot
@@ -29,7 +30,7 @@ class StepRecord:
     expected: str = ""
     reached: str = ""
     outcome: str = ""
-    guard: str = "ok"
+    guard: VerdictKind = VerdictKind.OK  # what the loop guard said of this step
     guard_reason: str = ""
     denial: str = ""
     # The decision was the loop guard's escape (even if a review hook then rewrote it).

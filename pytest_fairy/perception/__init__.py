@@ -7,7 +7,8 @@ Owns, bottom to top: `hierarchy` (the dump parsed into nodes), `layers` (which w
 node belongs to), `reading` (an element's label, reading order), `marks` (a numbered element), `refs`
 (its stable name across screens), `compress` (the text the brain reads), `screen` (all of it, built once
 per dump), `som` and `fonts` (the Set-of-Mark picture), `perceive` (one look at a live device).
-May import: `errors`, and `devices` for the `Device` protocol that `perceive` reads.
+May import: `errors`, `devices` for the `Device` protocol that `perceive` reads, and `spec` for the
+secrets `perceive` masks.
 """
 
 from pytest_fairy.errors import PerceptionError

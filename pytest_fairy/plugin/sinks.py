@@ -10,6 +10,7 @@ import pytest
 
 from pytest_fairy.devices.protocol import Device
 from pytest_fairy.explore.decisions import Brain
+from pytest_fairy.explore.guard import VerdictKind
 from pytest_fairy.explore.record import Exploration, StepRecord, StepSink
 from pytest_fairy.explore.target import Target
 from pytest_fairy.plugin.items import FEATURE_KEY
@@ -79,7 +80,7 @@ class TerminalSink:
         self._write("")
 
     def step(self, record: StepRecord) -> None:
-        guard = "" if record.guard == "ok" else f"  [guard {record.guard}: {record.guard_reason}]"
+        guard = "" if record.guard == VerdictKind.OK else f"  [guard {record.guard}: {record.guard_reason}]"
         denial = f"  [{record.denial}]" if record.denial else ""
         source = "  [replayed]" if record.replayed else ""
         note = f"  [{record.device_note}]" if record.device_note else ""  # typing method, reconnects

@@ -34,6 +34,7 @@ from allure_commons.utils import uuid4
 from pytest_fairy.devices.protocol import Device
 from pytest_fairy.errors import ArtifactError
 from pytest_fairy.explore.decisions import Plan
+from pytest_fairy.explore.guard import VerdictKind
 from pytest_fairy.explore.record import Exploration, StepRecord
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
@@ -60,7 +61,7 @@ def step_title(record: StepRecord, reached_title: str = "") -> str:
         title += " (denied by the risk policy)"
     if record.escape:
         title += " (loop-guard escape)"
-    elif record.guard != "ok":
+    elif record.guard != VerdictKind.OK:
         title += f" (loop guard: {record.guard})"
     return title
 
@@ -219,7 +220,7 @@ class AllureSink:
                 name=f"step {record.step} decision",
                 attachment_type=AttachmentType.TEXT,
             )
-            if record.guard != "ok":
+            if record.guard != VerdictKind.OK:
                 allure.attach(
                     record.guard_reason,
                     name=f"step {record.step} loop guard: {record.guard}",
@@ -278,7 +279,7 @@ class AllureSink:
             "why": record.reasoning,
             "expected": record.expected,
             "outcome": record.outcome,
-            "loop guard": f"{record.guard}: {record.guard_reason}" if record.guard != "ok" else "",
+            "loop guard": f"{record.guard}: {record.guard_reason}" if record.guard != VerdictKind.OK else "",
             "risk policy": record.denial,
             "device": record.device_note,  # how it typed, a reconnect
         }
