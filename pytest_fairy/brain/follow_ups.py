@@ -14,12 +14,12 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from pytest_fairy.brain.memory import one_line
 from pytest_fairy.brain.tools import FollowUp, PageExpectation
 from pytest_fairy.explore.action import NEEDS_MARK, Action, ActionKind
 from pytest_fairy.explore.decisions import Decision, Origin, OutcomeKind, StepContext
 from pytest_fairy.explore.state import StateIdentifier
 from pytest_fairy.perception.screen import Mark, Screen
+from pytest_fairy.text import one_line
 
 # What the previous action may have done for a queued follow-up to still be taken. No change is a
 # surprise too: the model expected its action to do something.

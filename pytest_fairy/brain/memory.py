@@ -11,18 +11,13 @@ from dataclasses import dataclass
 
 from pytest_fairy.brain.limits import ContextLimits
 from pytest_fairy.explore.decisions import Decision, Origin, OutcomeKind, StepContext
+from pytest_fairy.text import one_line
 
 NONE = "(none)"
 
 
 def listing(items: tuple[str, ...] | list[str]) -> str:
     return ", ".join(items) if items else NONE
-
-
-def one_line(text: str, limit: int) -> str:
-    """`text` on one line, cut to `limit` characters with an ellipsis."""
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: max(0, limit - 3)] + "..."
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from typing import Any
 
 from pytest_fairy.errors import FairyError
 from pytest_fairy.explore.state import StateId
+from pytest_fairy.text import one_line
 
 SCHEMA = "pytest_fairy.feature_tree"
 SCHEMA_VERSION = 1
@@ -256,7 +257,7 @@ class FeatureTree:
             for depth, feature in features[: lim.max_features]:
                 here = " <- current" if feature.name == self.current_feature else ""
                 lines.append(
-                    f"{'  ' * (depth + 1)}{_cut(feature.name, lim.max_title_chars * 2)} "
+                    f"{'  ' * (depth + 1)}{one_line(feature.name, lim.max_title_chars * 2)} "
                     f"[{feature.status.value}] ({len(feature.states)} states){here}"
                 )
             if len(features) > lim.max_features:
@@ -265,7 +266,7 @@ class FeatureTree:
         return text if len(text) <= lim.max_chars else text[: lim.max_chars - 4] + "\n..."
 
     def _label(self, info: StateInfo, lim: SummaryLimits) -> str:
-        title = f' "{_cut(info.title, lim.max_title_chars)}"' if info.title else ""
+        title = f' "{one_line(info.title, lim.max_title_chars)}"' if info.title else ""
         return f"{info.name}{title}{' [dialog]' if info.is_dialog else ''}"
 
     def _relevant_states(self, limit: int) -> list[StateInfo]:
@@ -382,8 +383,3 @@ def _stay(path: list[PathEntry]) -> int:
             break
         count += 1
     return count
-
-
-def _cut(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -24,6 +24,7 @@ from pytest_fairy.perception.hierarchy import Node
 from pytest_fairy.perception.layers import Layer, LayerKind
 from pytest_fairy.perception.marks import Mark
 from pytest_fairy.perception.reading import node_label, reading_order
+from pytest_fairy.text import one_line
 
 MERGE_MIN_RUN = 5  # runs of at least this many similar siblings are merged
 MERGE_SHOW = 3  # how many of a merged run are shown in full
@@ -67,8 +68,7 @@ class _Item:
 
 
 def _cut(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= TEXT_MAX else text[: TEXT_MAX - 1] + "…"
+    return one_line(text, TEXT_MAX)
 
 
 def _actionable(node: Node) -> bool:

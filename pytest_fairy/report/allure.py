@@ -49,7 +49,7 @@ from pytest_fairy.report.exports import exports
 from pytest_fairy.report.policy import ArtifactPolicy
 from pytest_fairy.report.screenshots import place
 from pytest_fairy.report.tree_picture import tree_png
-from pytest_fairy.report.wording import one_line
+from pytest_fairy.text import one_line
 
 
 def step_title(record: StepRecord, reached_title: str = "") -> str:

@@ -21,9 +21,9 @@ from pytest_fairy.explore.action import ActionKind, Direction
 from pytest_fairy.explore.reproduction import Move, Reproduction, Selector
 from pytest_fairy.report.expectations import Unwritable, screen_checks
 from pytest_fairy.report.typed import typed
-from pytest_fairy.report.wording import one_line
 from pytest_fairy.spec.model import OracleKind
 from pytest_fairy.spec.secrets import PLACEHOLDER
+from pytest_fairy.text import one_line
 
 # What a regular expression (Java's, as Maestro's) treats as special.
 _REGEX_SPECIAL = re.compile(r"([\\^$.|?*+()\[\]{}])")

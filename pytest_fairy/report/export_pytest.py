@@ -17,9 +17,9 @@ from pytest_fairy.explore.action import ActionKind, Direction
 from pytest_fairy.explore.reproduction import Move, Reproduction, Selector
 from pytest_fairy.report.expectations import Expectation, Unwritable, expectations
 from pytest_fairy.report.typed import typed
-from pytest_fairy.report.wording import one_line
 from pytest_fairy.spec.model import OracleKind
 from pytest_fairy.spec.secrets import PLACEHOLDER
+from pytest_fairy.text import one_line
 
 INDENT = "    "
 

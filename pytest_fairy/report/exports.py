@@ -17,7 +17,7 @@ from pytest_fairy.report.expectations import Unwritable, expectations
 from pytest_fairy.report.export_maestro import flow_file_name, maestro_flow
 from pytest_fairy.report.export_pytest import identifier, python_test, reproduction_file_name
 from pytest_fairy.report.typed import into_password
-from pytest_fairy.report.wording import one_line
+from pytest_fairy.text import one_line
 
 TEXT_FILE = "reproduction.txt"
 SHOWN_MASK = MASK.strip("'")  # ••••••

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from pytest_fairy.explore.tree import FeatureTree, StateInfo
 from pytest_fairy.perception.fonts import font
-from pytest_fairy.report.wording import one_line
+from pytest_fairy.text import one_line
 
 Point = tuple[float, float]
 Rect = tuple[float, float, float, float]  # left, top, right, bottom

@@ -16,7 +16,7 @@ from pytest_fairy.explore.record import Exploration
 from pytest_fairy.explore.tree import FeatureTree
 from pytest_fairy.perception.fonts import font, font_path
 from pytest_fairy.report.tree_layout import Box, PictureStyle, Point, TreeLayout, bezier, tree_layout
-from pytest_fairy.report.wording import one_line
+from pytest_fairy.text import one_line
 
 __all__ = ["PictureStyle", "TreeLayout", "render_tree_png", "render_tree_svg", "tree_layout", "tree_png"]
 

@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw
 
 from pytest_fairy.explore.tree import FeatureTree, StateInfo
 from pytest_fairy.perception.fonts import font
-from pytest_fairy.report.wording import one_line
+from pytest_fairy.text import one_line
 
 SCHEMA = "pytest_fairy.tree_diff"
 SCHEMA_VERSION = 1

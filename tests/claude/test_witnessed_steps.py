@@ -168,7 +168,7 @@ def test_a_replayed_decision_counts_as_the_brains_own_and_its_words_are_cut_to_o
     memory.observe(moved(2))
     (line,) = memory.transitions_text().splitlines()
     note = line.rsplit(" [", 1)[1]
-    assert note == "replayed: open the menu because becau...]" and len(note) == 41
+    assert note == "replayed: open the menu because because…]" and len(note) == 41
     assert memory.current == "menu browsing" and memory.rate == 0.4
 
 

@@ -34,6 +34,7 @@ SOURCE = Path(pytest_fairy.__file__).parent
 # layer and from the layers below it, never from one above. The root `pytest_fairy/__init__.py` (the
 # public face users import from) stands above them all and is imported by none of them.
 LAYERS: tuple[str, ...] = (
+    "text",  # text quoted on one line, cut to a limit; imports nothing of pytest_fairy
     "errors",  # the one exception tree (FairyError and its kinds); imports nothing of pytest_fairy
     "spec",  # the YAML spec format: app, features, oracles, budgets, the risk vocabulary
     "devices",  # the Device and Diagnostics protocols, the real-device driver, locks, leases, the pool
