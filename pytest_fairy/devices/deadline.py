@@ -112,7 +112,7 @@ def no_answer(exc: BaseException) -> bool:
     return isinstance(exc, DeadlineMissed | TimeoutError | adbutils.AdbTimeout)
 
 
-class Budget:
+class Allowance:
     """Seconds left of a fixed allowance, counted from its creation."""
 
     def __init__(self, seconds: float) -> None:

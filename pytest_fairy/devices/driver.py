@@ -310,7 +310,7 @@ class U2Device:
             raise self.silence.again()
         if self.lost:
             raise DeviceLost(self.serial, doing, "the device was lost earlier in this run")
-        late: deadline.Budget | None = None  # started by the first missed deadline
+        late: deadline.Allowance | None = None  # started by the first missed deadline
         for retry in range(self.reconnect.retries_per_call + 1):
             if self._u2 is None or self._adb_device is None:
                 self._come_back(doing, None, late)
@@ -323,7 +323,7 @@ class U2Device:
                 raise DeviceError(self.serial, doing, _reason(exc)) from exc
             except _MISSED_OR_TRANSPORT as exc:
                 if deadline.no_answer(exc):
-                    late = late or deadline.Budget(self.deadlines.call)
+                    late = late or deadline.Allowance(self.deadlines.call)
                     if retry == self.reconnect.retries_per_call or not late.left():
                         raise self._silenced(doing) from exc
                 elif self._answers():
@@ -353,7 +353,7 @@ class U2Device:
         except _MISSED_OR_TRANSPORT:
             return False
 
-    def _come_back(self, doing: str, cause: BaseException | None, late: deadline.Budget | None) -> None:
+    def _come_back(self, doing: str, cause: BaseException | None, late: deadline.Allowance | None) -> None:
         """Reconnect with bounded attempts and backoff; DeviceLost when the device stays away. After a
         missed deadline (`late`), the attempts stop when its budget is spent: DeviceNotAnswering."""
         self.close()

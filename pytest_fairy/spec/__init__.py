@@ -8,12 +8,12 @@ May import: `pytest_fairy.errors` only. Everything else reads specs; specs read 
 from pytest_fairy.spec.loader import load_spec
 from pytest_fairy.spec.model import (
     App,
-    Budget,
     Feature,
     Oracle,
     OracleKind,
     Spec,
+    SpecBudget,
     SpecError,
 )
 
-__all__ = ["App", "Budget", "Feature", "Oracle", "OracleKind", "Spec", "SpecError", "load_spec"]
+__all__ = ["App", "SpecBudget", "Feature", "Oracle", "OracleKind", "Spec", "SpecError", "load_spec"]

@@ -171,19 +171,21 @@ DoneCondition = Annotated[Oracle, BeforeValidator(_oracle_parser("done_when", DO
 DefectCondition = Annotated[Oracle, BeforeValidator(_oracle_parser("must_not", DEFECT_KINDS))]
 
 
-class Budget(_Model):
+class SpecBudget(_Model):
     """Caps for one feature's exploration; a key left out is inherited (defaults, then built-in)."""
 
     tokens: Positive | None = None
     cost_usd: PositiveNumber | None = None
     wall_seconds: PositiveNumber | None = None
 
-    def over(self, base: Budget) -> Budget:
+    def over(self, base: SpecBudget) -> SpecBudget:
         """This budget's keys, the missing ones taken from `base`."""
         return base.model_copy(update=self.model_dump(exclude_none=True))
 
 
-BUILTIN_BUDGET = Budget(tokens=DEFAULT_TOKENS, cost_usd=DEFAULT_COST_USD, wall_seconds=DEFAULT_WALL_SECONDS)
+BUILTIN_BUDGET = SpecBudget(
+    tokens=DEFAULT_TOKENS, cost_usd=DEFAULT_COST_USD, wall_seconds=DEFAULT_WALL_SECONDS
+)
 
 
 class App(_Model):
@@ -214,7 +216,7 @@ class After(StrEnum):
 class Defaults(_Model):
     max_steps: Positive | None = None
     reset: Reset | None = None
-    budget: Budget | None = None
+    budget: SpecBudget | None = None
     forbid: tuple[Category, ...] | None = None
     allow: tuple[Category, ...] | None = None
     inputs: Inputs = {}
@@ -226,7 +228,7 @@ class FeatureSettings:
     """A feature's limits and risk permissions with defaults applied: what the explorer runs with."""
 
     max_steps: int
-    budget: Budget
+    budget: SpecBudget
     allow: frozenset[str]
     forbid: frozenset[str]
     reset: Reset | None = None  # None: the device's default (data on the virtual device, none on a phone)
@@ -240,7 +242,7 @@ class Feature(_Model):
     start: str = ""
     sub_features: tuple[Text, ...] = ()
     max_steps: Positive | None = None
-    budget: Budget | None = None
+    budget: SpecBudget | None = None
     done_when: tuple[DoneCondition, ...] = ()
     must_not: tuple[DefectCondition, ...] = ()
     allow: tuple[Category, ...] | None = None

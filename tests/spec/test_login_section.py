@@ -46,7 +46,10 @@ def test_steps_name_their_secrets_in_order(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("login", "message"),
     [
-        ("goal: sign in\nsteps: [tap 登录]\ndone_when: [{visible: 我的}]\n", r"either 'steps' .*, not both in login$"),
+        (
+            "goal: sign in\nsteps: [tap 登录]\ndone_when: [{visible: 我的}]\n",
+            r"either 'steps' .*, not both in login$",
+        ),
         ("done_when: [{visible: 我的}]\n", r"either 'steps' .*, not both in login$"),
         (
             "steps: [press 登录]\ndone_when: [{visible: 我的}]\n",

@@ -44,11 +44,24 @@ def row(*children: V, **flags: bool) -> V:
 def _xml(view: V, package: str, bounds: tuple[int, int, int, int]) -> str:
     left, top, right, bottom = bounds
     attrs = {
-        "index": "0", "text": view.text, "resource-id": "", "class": f"android.widget.{view.cls}",
-        "package": package, "content-desc": view.desc, "checkable": "false", "checked": "false",
-        "clickable": "false", "enabled": "true", "focusable": "false", "focused": "false",
-        "scrollable": "false", "long-clickable": "false", "password": "false", "selected": "false",
-        "visible-to-user": "true", "bounds": f"[{left},{top}][{right},{bottom}]",
+        "index": "0",
+        "text": view.text,
+        "resource-id": "",
+        "class": f"android.widget.{view.cls}",
+        "package": package,
+        "content-desc": view.desc,
+        "checkable": "false",
+        "checked": "false",
+        "clickable": "false",
+        "enabled": "true",
+        "focusable": "false",
+        "focused": "false",
+        "scrollable": "false",
+        "long-clickable": "false",
+        "password": "false",
+        "selected": "false",
+        "visible-to-user": "true",
+        "bounds": f"[{left},{top}][{right},{bottom}]",
     }
     attrs.update({k.replace("_", "-"): str(val).lower() for k, val in view.flags.items()})
     step = (bottom - top) // max(1, len(view.children))
@@ -76,28 +89,52 @@ def o(kind: str, value: str = "") -> Oracle:
 
 
 CART = obs(
-    v("购物车"), v("巨无霸 ¥25"),
+    v("购物车"),
+    v("巨无霸 ¥25"),
     row(v("预约送餐"), v(cls="RadioButton", checkable=True, checked=True)),
     row(v("尽快送达"), v(cls="RadioButton", checkable=True)),
 )
-KEYBOARD = ("com.google.android.inputmethod.latin", v("", v("发送", cls="Button", clickable=True)),
-            (0, 1600, W, H))
-CRASH_DIALOG = ("android", v("", v("Shop keeps stopping"), v("Close app", cls="Button", clickable=True)),
-                (100, 900, 980, 1500))
-ANR_DIALOG = ("android", v("", v("Shop isn't responding"), v("Wait", cls="Button", clickable=True)),
-              (100, 900, 980, 1500))
+KEYBOARD = (
+    "com.google.android.inputmethod.latin",
+    v("", v("发送", cls="Button", clickable=True)),
+    (0, 1600, W, H),
+)
+CRASH_DIALOG = (
+    "android",
+    v("", v("Shop keeps stopping"), v("Close app", cls="Button", clickable=True)),
+    (100, 900, 980, 1500),
+)
+ANR_DIALOG = (
+    "android",
+    v("", v("Shop isn't responding"), v("Wait", cls="Button", clickable=True)),
+    (100, 900, 980, 1500),
+)
 
 
 def test_done_when_all_hold_on_one_screen() -> None:
-    oracles = [o("visible", "购物车"), o("activity", ".CartActivity"), o("state", "cart"),
-               o("checked", "预约送餐"), o("not_visible", "网络异常"), o("text_matches", r"¥\d+")]
+    oracles = [
+        o("visible", "购物车"),
+        o("activity", ".CartActivity"),
+        o("state", "cart"),
+        o("checked", "预约送餐"),
+        o("not_visible", "网络异常"),
+        o("text_matches", r"¥\d+"),
+    ]
     assert done(oracles, CART).holds
     assert done([], CART).holds  # nothing to hold: vacuously true (the explorer asks the judge then)
 
 
 def test_unmet_conditions_say_what_was_seen() -> None:
-    check = done([o("visible", "支付成功"), o("activity", ".PayActivity"), o("checked", "尽快送达"),
-                  o("state", "pay"), o("visible", "购物车")], CART)
+    check = done(
+        [
+            o("visible", "支付成功"),
+            o("activity", ".PayActivity"),
+            o("checked", "尽快送达"),
+            o("state", "pay"),
+            o("visible", "购物车"),
+        ],
+        CART,
+    )
     assert not check.holds
     assert check.unmet == [
         "visible: 支付成功 (no view shows '支付成功')",
@@ -224,8 +261,9 @@ def test_anr_of_another_app_is_ignored() -> None:
 
 def test_crash_and_anr_dialogs() -> None:
     (crash,) = defects([], obs(v("首页"), windows=(CRASH_DIALOG,)), PKG)
-    assert crash == Finding("crash", "app crashed: system dialog says 'Shop keeps stopping'",
-                            "Shop keeps stopping | Close app")
+    assert crash == Finding(
+        "crash", "app crashed: system dialog says 'Shop keeps stopping'", "Shop keeps stopping | Close app"
+    )
     (anr,) = defects([], obs(v("首页"), windows=(ANR_DIALOG,)), PKG)
     assert anr.kind == "anr"
     # With the app's name known, another app's dialog does not count.
@@ -247,9 +285,16 @@ def test_crash_and_anr_are_checked_even_when_must_not_does_not_list_them() -> No
 def test_must_not_conditions() -> None:
     error_page = obs(v("网络异常，请重试"), v("错误码 500"), logcat="E/Network( 99): timeout\n")
     findings = defects(
-        [o("visible", "网络异常"), o("text_matches", r"错误码\s*\d+"), o("logcat_matches", "E/Network"),
-         o("not_visible", "购物车"), o("visible", "支付成功"), o("activity", ".ErrorActivity")],
-        error_page, PKG,
+        [
+            o("visible", "网络异常"),
+            o("text_matches", r"错误码\s*\d+"),
+            o("logcat_matches", "E/Network"),
+            o("not_visible", "购物车"),
+            o("visible", "支付成功"),
+            o("activity", ".ErrorActivity"),
+        ],
+        error_page,
+        PKG,
     )
     assert [(f.kind, f.message) for f in findings] == [
         ("visible", "must_not condition seen: visible: 网络异常"),

@@ -50,8 +50,23 @@ def test_risky_labels(label: str, category: str) -> None:
 
 @pytest.mark.parametrize(
     "label",
-    ["display", "Display settings", "Repay history", "Sender", "Payday", "加入购物车", "购物车", "recall",
-     "Deleted items", "Undelete", "", "   ", "OK", "确定", "返回"],
+    [
+        "display",
+        "Display settings",
+        "Repay history",
+        "Sender",
+        "Payday",
+        "加入购物车",
+        "购物车",
+        "recall",
+        "Deleted items",
+        "Undelete",
+        "",
+        "   ",
+        "OK",
+        "确定",
+        "返回",
+    ],
 )
 def test_harmless_labels(label: str) -> None:
     assert risky_category(label) is None
