@@ -7,7 +7,7 @@ the explorer sees.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -102,24 +102,23 @@ def hit(root: View, x: int, y: int, long: bool = False) -> View | None:
 
 def scrollable_at(root: View, x: int, y: int) -> View | None:
     """The innermost scrollable view under (x, y)."""
-    if not root.bounds.contains(x, y):
-        return None
-    for child in reversed(root.children):
-        found = scrollable_at(child, x, y)
-        if found is not None:
-            return found
-    return root if root.scrollable and root.target is not None else None
+    return _innermost(root, x, y, lambda view: view.scrollable)
 
 
 def swipeable_at(root: View, x: int, y: int) -> View | None:
     """The innermost view under (x, y) that a sideways swipe acts on (a list row with `on_swipe`)."""
+    return _innermost(root, x, y, lambda view: bool(view.target and view.target.swipe_effects))
+
+
+def _innermost(root: View, x: int, y: int, wanted: Callable[[View], bool]) -> View | None:
+    """The innermost view under (x, y) with a target that is `wanted` (later siblings drawn on top)."""
     if not root.bounds.contains(x, y):
         return None
     for child in reversed(root.children):
-        found = swipeable_at(child, x, y)
+        found = _innermost(child, x, y, wanted)
         if found is not None:
             return found
-    return root if root.target is not None and root.target.swipe_effects else None
+    return root if root.target is not None and wanted(root) else None
 
 
 def find(windows: list[Window], key: str) -> View | None:
