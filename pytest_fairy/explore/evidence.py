@@ -49,6 +49,7 @@ from pytest_fairy.explore.target import input_named
 from pytest_fairy.explore.vocabulary import (
     COMMIT_WORDS,
     ERROR_WORDS,
+    FINISHING_WORDS,
     KEEP_WORDS,
     LEAVING_LABELS,
     NOTHING_FOUND_WORDS,
@@ -255,6 +256,8 @@ def contradiction(
     if kind is OutcomeKind.NO_CHANGE and not (facts.toast or facts.here or facts.query):
         return Contradiction.NOTHING, "changed nothing"
     if kind in MOVED and facts.retitled and not (facts.dialog or facts.leaving or signs_in(led_to)):
+        if says(label, FINISHING_WORDS):
+            return None  # `I agree`, `Save`: back wherever the app came from, no screen of its own
         named = other_named(label, led_to, facts.siblings)
         if named:
             return Contradiction.WRONG_SCREEN, f"opened {led_to} instead, which '{named}' names"

@@ -56,6 +56,12 @@ COMMIT_WORDS = frozenset(
         "接受",
     }
 )
+# Words of a button that finishes its page (accepts, confirms, saves): it names no screen, and goes back
+# wherever the app came from, so where it leads is never a wrong screen.
+FINISHING_WORDS = frozenset(
+    {"确定", "确认", "完成", "保存", "提交", "同意", "接受"}
+    | {"ok", "done", "save", "submit", "confirm", "apply", "agree", "accept"}
+)
 # Labels of a way out of a screen: where it leads is the back stack's business, never a wrong screen.
 LEAVING_LABELS = frozenset(
     {"navigate up", "转到上一层级", "向上导航", "返回", "back", "关闭", "close", "取消", "cancel"}

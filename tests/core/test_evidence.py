@@ -613,3 +613,22 @@ def test_a_submit_refused_or_failing_keeps_nothing_and_the_first_failure_stays_t
     )
     later = cov.at(7)
     assert later is not None and later.facts.unset == ()
+
+
+def test_a_button_that_finishes_its_page_names_no_screen_and_opens_no_wrong_one() -> None:
+    """`I agree` on a policy page goes back to the page it came from, which a tab named `Me` opens too:
+    accepting names no screen, so that is not 'opened Me instead'."""
+    cov, home = start(page("Wanderly", button("Me"), button("Help")))
+    me = look(page("Me", button("Privacy Policy"), button("Settings")), activity="a.Me")
+    policy = look(page("Privacy Policy", button("I agree")), activity="a.Policy")
+    act(cov, 1, home, "Me", OutcomeKind.NEW_STATE, me)
+    act(cov, 2, me, "Privacy Policy", OutcomeKind.NEW_STATE, policy)
+    act(cov, 3, policy, "I agree", OutcomeKind.STATE_CHANGED, me)
+    assert cov.evidence(["read the help answer once you agree to the privacy policy"]) is None
+
+
+def test_a_save_back_on_the_page_a_sibling_tab_names_is_no_wrong_screen() -> None:
+    cov, edit = start(page("Edit profile", button("Save"), button("Profile")))
+    profile = look(page("Profile", button("Edit profile")), activity="a.Profile")
+    act(cov, 1, edit, "Save", OutcomeKind.NEW_STATE, profile)
+    assert cov.evidence(["save the profile"]) is None
