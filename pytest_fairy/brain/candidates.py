@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pytest_fairy.explore.action import Action, ActionKind, Direction
 from pytest_fairy.explore.decisions import StepContext
 from pytest_fairy.explore.target import Target
-from pytest_fairy.explore.vocabulary import LEAVING_LABELS, asks_empty
+from pytest_fairy.explore.vocabulary import LEAVING_LABELS, REFUSING_LABELS, asks_empty, asks_refusal
 from pytest_fairy.perception.layers import LayerKind
 from pytest_fairy.perception.refs import family, list_row
 from pytest_fairy.perception.relevance import loose_overlap, overlap, tokens, with_forms
@@ -106,6 +106,7 @@ class Focus:
     hints: frozenset[str] = frozenset()
     goal: str = ""
     empty: bool = False  # the feature asks for a form submitted empty: its fields are left so
+    refuses: bool = False  # the feature asks for a refusal (a permission denied): the refusing choice first
 
     @classmethod
     def of(cls, target: Target) -> Focus:
@@ -114,6 +115,7 @@ class Focus:
             hints=tokens(" ".join(target.done_hints)),
             goal=" ".join((target.goal, *target.done_hints)),
             empty=asks_empty(f"{target.feature} {target.goal}"),
+            refuses=asks_refusal(f"{target.feature} {target.goal}"),
         )
 
 
@@ -264,6 +266,7 @@ def _actions_for(
         3 * loose_overlap(label, with_forms(hints)) + loose_overlap(label, with_forms(topic)) - relevance
     )
     named = bool(label) and _names(focus.goal, label)
+    named = named or (focus.refuses and label.strip().casefold() in REFUSING_LABELS)  # `deny` -> Don't allow
     if named:
         relevance += NAMED_RELEVANCE  # the goal names this very element (`商品 300` of `商品 1`..`商品 300`)
     score = (

@@ -110,6 +110,19 @@ def asks_empty(text: str) -> bool:
     return any(word in text for word in ASKS_EMPTY)
 
 
+# Words of a feature that asks for a refusal (a permission denied), and the labels of the refusing choice.
+ASKS_REFUSAL = ("deny", "denied", "refuse", "decline", "reject", "don't allow", "拒绝", "不允许", "不同意")
+REFUSING_LABELS = frozenset(
+    {"拒绝", "不允许", "禁止", "deny", "don't allow", "dont allow", "decline", "refuse"}
+)
+
+
+def asks_refusal(text: str) -> bool:
+    """Whether `text` (a feature's words) asks for a refusal: `deny the camera`, `拒绝相机权限`."""
+    text = text.casefold()
+    return any(word in text for word in ASKS_REFUSAL)
+
+
 # Titles of a screen that asks to sign in: a login wall any element of a signed-out app may lead to.
 SIGN_IN_WORDS = ("sign in", "sign-in", "log in", "login", "登录", "登入")
 # Labels that keep something in the app's data besides committing a form: what a feature saves or adds.

@@ -117,3 +117,15 @@ def test_an_element_named_by_another_form_of_the_goals_word_is_tried_first() -> 
     ctx = replace(synthetic.context(1, screen=screen), target=target(goal="read the archived booking"))
     found = find_candidates(ctx, Focus.of(ctx.target), {}, {})
     assert best(found).why == "unexplored element 'Archive' resembling the feature's words"
+
+
+def test_a_feature_that_asks_for_a_refusal_has_the_refusing_choice_tried_first() -> None:
+    screen = screen_of(button("Allow", 0), button("Don't allow", 1))
+
+    def first(goal: str) -> str:
+        ctx = replace(synthetic.context(1, screen=screen), target=target(goal=goal))
+        return best(find_candidates(ctx, Focus.of(ctx.target), {}, {})).why
+
+    assert first("Tap Scan and deny the camera: the app explains why").startswith("unexplored element 'Don't allow'")
+    assert first("点「扫一扫」，拒绝相机权限").startswith("unexplored element 'Don't allow'")
+    assert first("Tap Scan and take a photo").startswith("unexplored element 'Allow'")
