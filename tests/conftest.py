@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from wire.wire_helpers import AdbServer, adb_binary, free_port
+
+HERE = Path(__file__).resolve().parent
 
 
 @pytest.fixture(autouse=True)
@@ -30,3 +33,18 @@ def adb_server() -> Iterator[AdbServer]:
         yield server
     finally:
         server.run("kill-server")
+
+
+# The slow part of the suite: whole pytest runs in a subprocess (pytester), the real adb stack, the
+# generated worlds and the apps explored end to end. `pytest -m "not slow" -n 2` runs the rest, the pure
+# logic, between two edits; the README's test command and .ci/run run everything.
+SLOW_FOLDERS = frozenset({"devices", "wire", "worlds", "goals", "unseen", "untuned"})
+SLOW_FIXTURES = frozenset({"pytester", "allure_run"})  # a pytest run of its own, in process or not
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        folder = item.path.relative_to(HERE).parts[0] if item.path.is_relative_to(HERE) else ""
+        slow = folder in SLOW_FOLDERS or bool(SLOW_FIXTURES & set(getattr(item, "fixturenames", ())))
+        if slow or item.get_closest_marker("wire") is not None:
+            item.add_marker(pytest.mark.slow)
