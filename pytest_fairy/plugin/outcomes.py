@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _pytest.junitxml import xml_key  # the JUnit writer has no public handle; its stash key is stable
 
 from pytest_fairy.explore.record import Exploration
 from pytest_fairy.explore.verdict import Verdict
+from pytest_fairy.plugin.pytest_junit import record_as_error
 from pytest_fairy.report.allure import where_shown
 from pytest_fairy.report.export_pytest import reproduction_file_name
 
@@ -111,9 +111,8 @@ class InconclusiveReports:
             return (yield)
         finally:
             reason = inconclusive_reason(report)
-            xml = self.config.stash.get(xml_key, None)
-            if reason is not None and xml is not None:
-                _failure_to_error(xml, report, reason)
+            if reason is not None:
+                record_as_error(self.config, report, f"inconclusive: {reason}")
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         """The INCONCLUSIVE section, beside FAILURES and like it: each item with its reason."""
@@ -149,14 +148,3 @@ def shown_nodeid(config: pytest.Config, nodeid: str) -> str:
     except ValueError:  # another drive (Windows)
         shown = (config.rootpath / path).as_posix()
     return f"{shown}{sep}{rest}"
-
-
-def _failure_to_error(xml: Any, report: pytest.TestReport, reason: str) -> None:
-    """Turn the `<failure>` JUnit's writer just added for `report` into an `<error>`, its counts too."""
-    node = next((n for n in reversed(xml.node_reporter(report).nodes) if n.tag == "failure"), None)
-    if node is None:
-        return
-    node.tag = "error"
-    node.set("message", f"inconclusive: {reason}")
-    xml.stats["failure"] -= 1
-    xml.stats["error"] += 1
