@@ -6,7 +6,9 @@ from hanging a run:
 - **sockets**: every adb request, shell command, sync transfer and uiautomator2 HTTP call reads its
   socket with `Deadlines.call` seconds at most (`BoundedAdbDevice`). adbutils' own default, 600 s, would
   otherwise override the client's socket timeout on every call that names none, and uiautomator2's HTTP
-  socket comes from adbutils, so its own per-call limit never applies.
+  socket comes from adbutils, so its own per-call limit never applies. This module is the one place that
+  subclasses adbutils' device; tests/devices/test_adbutils_contract.py checks what it overrides (adbutils
+  2.12).
 - **watchdog**: each attempt of a driver operation runs under `within()`, which stops waiting at the
   deadline whatever the libraries do inside (their own retries, polls and sleeps included).
 

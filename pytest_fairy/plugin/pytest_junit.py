@@ -3,8 +3,8 @@
 pytest has no public way to change how a report is recorded in JUnit XML, and an inconclusive item must be
 an `<error>` there, not the `<failure>` pytest writes for any failed call. The writer's internals used:
 its `LogXML` in the config's stash under `xml_key`; `LogXML.node_reporter(report).nodes`, the XML elements
-written for a report; `LogXML.stats`, the counts the `<testsuite>` element reports. Checked on pytest 8.3
-to 9.2; tests/plugin/test_pytest_junit.py is the contract, and fails on an upgrade that changes them.
+written for a report; `LogXML.stats`, the counts the `<testsuite>` element reports. Checked on pytest
+9.2; tests/plugin/test_pytest_junit.py is the contract, and fails on an upgrade that changes them.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The contract of pytest's JUnit XML writer internals that plugin/pytest_junit.py relies on (checked on
-pytest 8.3 to 9.2): on an upgrade that changes them, this fails first, naming what changed."""
+pytest 9.2): on an upgrade that changes them, this fails first, naming what changed."""
 
 from __future__ import annotations
 
