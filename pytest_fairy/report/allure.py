@@ -22,14 +22,9 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import allure
-from allure_commons import plugin_manager
-from allure_commons.model2 import Attachment as AllureAttachment
-from allure_commons.reporter import AllureReporter
 from allure_commons.types import AttachmentType
-from allure_commons.utils import uuid4
 
 from pytest_fairy.devices.protocol import Device
 from pytest_fairy.errors import ArtifactError
@@ -44,6 +39,13 @@ from pytest_fairy.report.allure_environment import (  # noqa: F401 - where reade
     device_facts,
     read_properties,
     write_properties,
+)
+from pytest_fairy.report.allure_steps import (
+    AllureAttachment,
+    close_step,
+    new_attachment,
+    open_step,
+    step_attachments,
 )
 from pytest_fairy.report.exports import exports
 from pytest_fairy.report.policy import ArtifactPolicy
@@ -210,9 +212,7 @@ class AllureSink:
 
     def _write_step(self, record: StepRecord, failure: BaseException | None) -> None:
         title = step_title(record, self._titles.get(record.reached, ""))
-        uuid = uuid4()
-        # allure.step() takes no parameters; the hooks it wraps do, and show them inside the step.
-        plugin_manager.hook.start_step(uuid=uuid, title=title, params=self._parameters(record))
+        uuid = open_step(title, self._parameters(record))
         try:
             self._attach_screenshot(record, uuid)
             allure.attach(
@@ -235,13 +235,7 @@ class AllureSink:
                 extension = (mimetypes.guess_extension(extra.mime) or ".bin").lstrip(".")
                 allure.attach(extra.body, name=extra.name, attachment_type=extra.mime, extension=extension)
         finally:
-            plugin_manager.hook.stop_step(
-                uuid=uuid,
-                title=title,
-                exc_type=type(failure) if failure is not None else None,
-                exc_val=failure,
-                exc_tb=None,
-            )
+            close_step(uuid, title, failure)
 
     def _attach_screenshot(self, record: StepRecord, step_uuid: str) -> None:
         """The step's screenshot in its open Allure step, its file written when the encoder is done."""
@@ -250,15 +244,13 @@ class AllureSink:
             return
         name = screenshot_name(record.step, record.title)
         kind = shot.format
-        step = _reporter_item(step_uuid)
-        if self.results is None or step is None:  # not allure-pytest's run: through its public API
+        attachments = step_attachments(step_uuid)
+        if self.results is None or attachments is None:  # not allure-pytest's run: through its public API
             allure.attach(shot.data(), name=name, attachment_type=kind.mime, extension=kind.extension)
             return
-        attachment = AllureAttachment(
-            source=f"{uuid4()}-attachment.{kind.extension}", name=name, type=kind.mime
-        )
-        step.attachments.append(attachment)
-        written = _Written(step.attachments, attachment, self.results / attachment.source)
+        attachment = new_attachment(name, kind.mime, kind.extension)
+        attachments.append(attachment)
+        written = _Written(attachments, attachment, self.results / attachment.source)
         self._screenshots.append(written)
         shot.when_ready(lambda _: self._write_screenshot(record, written))
 
@@ -296,17 +288,6 @@ class _Written:
     attachment: AllureAttachment
     path: Path
     done: threading.Event = field(default_factory=threading.Event)
-
-
-def _reporter_item(uuid: str) -> Any:
-    """allure-pytest's open step of that uuid (its reporter is the `allure_logger` of its listener)."""
-    for plugin in plugin_manager.get_plugins():
-        reporter = getattr(plugin, "allure_logger", None)
-        if isinstance(reporter, AllureReporter):
-            item = reporter.get_item(uuid)
-            if item is not None and hasattr(item, "attachments"):
-                return item
-    return None
 
 
 def _step_failure(result: Exploration) -> BaseException | None:
