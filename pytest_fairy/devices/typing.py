@@ -24,7 +24,7 @@ from enum import StrEnum
 
 import adbutils
 import uiautomator2 as u2
-from uiautomator2._input import InputMethodMixIn
+from uiautomator2._input import InputMethodMixIn  # its contract: tests/devices/test_u2_contract.py
 
 from pytest_fairy.errors import DeviceError, FairyError
 
