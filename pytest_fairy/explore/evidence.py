@@ -132,7 +132,9 @@ class Facts:
     query: bool = False  # its screen asks for a query (a search field): the run's own words may find nothing
     searched: bool = False  # its screen asks for a query, and a field holds the spec's test data
     nothing_found: str = ""  # a new text of its outcome saying that nothing was found
-    leaving: bool = False  # a way out (Navigate up, 返回, 关闭): it goes wherever the back stack says
+    # A way out (Navigate up, 返回, 关闭), or a button that finishes its page (I agree, Save, 确定): it
+    # names no screen, and goes wherever the back stack says, so where it leads is never a wrong screen.
+    leaving: bool = False
     siblings: tuple[str, ...] = ()  # the labels of the other elements a person could use there
     error: str = ""  # error text (or an error toast) that its outcome showed and the screen before did not
     toast: str = ""  # a toast its outcome showed
@@ -190,7 +192,7 @@ def facts_of(
         query=asks and not searched,
         searched=searched,
         nothing_found=found_none[0][:ERROR_QUOTED] if found_none else "",
-        leaving=_leaving(label),
+        leaving=_leaving(label) or says(label, FINISHING_WORDS),
         siblings=tuple(m.label for m in marks if m is not mark and m.label),
         error=errors[0][:ERROR_QUOTED] if errors else "",
         arrived=next((t for t in texts if t not in before and t != reached.title and not _leaving(t)), ""),
@@ -256,8 +258,6 @@ def contradiction(
     if kind is OutcomeKind.NO_CHANGE and not (facts.toast or facts.here or facts.query):
         return Contradiction.NOTHING, "changed nothing"
     if kind in MOVED and facts.retitled and not (facts.dialog or facts.leaving or signs_in(led_to)):
-        if says(label, FINISHING_WORDS):
-            return None  # `I agree`, `Save`: back wherever the app came from, no screen of its own
         named = other_named(label, led_to, facts.siblings)
         if named:
             return Contradiction.WRONG_SCREEN, f"opened {led_to} instead, which '{named}' names"

@@ -23,7 +23,7 @@ from pytest_fairy.explore.evidence import (
     signs_in,
 )
 from pytest_fairy.explore.settings_kept import Lost
-from pytest_fairy.explore.vocabulary import FINISHING_WORDS, asks_empty, says
+from pytest_fairy.explore.vocabulary import asks_empty
 from pytest_fairy.perception.relevance import overlap, tokens
 
 MOVED_ON = frozenset({OutcomeKind.NEW_STATE, OutcomeKind.STATE_CHANGED})
@@ -166,11 +166,7 @@ class Log:
             return tried
         if not facts.retitled:
             return self._same_heading(tried)
-        if (
-            mentions(tried.label, tried.led_to)
-            or signs_in(tried.led_to)
-            or says(tried.label, FINISHING_WORDS)
-        ):
+        if mentions(tried.label, tried.led_to) or signs_in(tried.led_to):
             return tried
         for other in self._actions:
             # The very screen (a state folded with its family is not: 商品 23 and 商品 24 share one).
