@@ -7,6 +7,7 @@ for one-character labels), since Chinese has no spaces to split on.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _LATIN_WORD = re.compile(r"[a-z0-9]+")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
@@ -28,6 +29,7 @@ def overlap(label: str, topic: frozenset[str]) -> int:
     return len(tokens(label) & topic)
 
 
+@lru_cache(maxsize=4096)
 def forms(word: str) -> frozenset[str]:
     """An English word and the base forms its ending may have been added to: `archived` -> archive,
     `updates` -> update, `saving` -> save, `copies` -> copy. Conservative: words of four letters or more,
@@ -57,8 +59,10 @@ _ENDINGS = (
 )
 
 
+@lru_cache(maxsize=256)
 def with_forms(words: frozenset[str]) -> frozenset[str]:
-    """`words` and their base forms (`forms`)."""
+    """`words` and their base forms (`forms`). Cached: the brain asks for its feature's words at every
+    mark of every step."""
     return frozenset().union(*(forms(w) for w in words)) if words else frozenset()
 
 
