@@ -26,6 +26,10 @@ from PIL import Image
 
 STEP_LONG_EDGE = 1280
 STEP_QUALITY = 60
+# Frames handed to the encoder and not yet encoded. Past this the loop waits for the encoder: a device
+# faster than the encoder (the virtual one takes a step in tens of milliseconds) would otherwise pile up
+# 10 MB frames without end.
+MAX_PENDING_FRAMES = 4
 
 
 def webp(image: Image.Image) -> bytes:
@@ -98,7 +102,8 @@ NO_SCREENSHOT = StepScreenshot.ready(b"")
 
 class ScreenshotEncoder:
     """Encodes step screenshots on one background thread, in the order they come (a thread, not a process:
-    PIL releases the GIL while it encodes, and a process would copy 10 MB of pixels per step)."""
+    PIL releases the GIL while it encodes, and a process would copy 10 MB of pixels per step). At most
+    `max_pending` frames wait for it: `submit` blocks until there is room."""
 
     def __init__(
         self,
@@ -106,14 +111,23 @@ class ScreenshotEncoder:
         *,
         image_format: ImageFormat = WEBP,
         executor: Executor | None = None,
+        max_pending: int = MAX_PENDING_FRAMES,
     ) -> None:
         self.encode = encode
         self.format = image_format
         self._executor = executor
+        self._room = threading.BoundedSemaphore(max_pending)
 
     def submit(self, image: Image.Image) -> StepScreenshot:
         # The image is the step's own (perception draws a new one each step): no copy is needed.
-        return StepScreenshot(self._pool().submit(self.encode, image), self.format)
+        self._room.acquire()
+        try:
+            future = self._pool().submit(self.encode, image)
+        except BaseException:
+            self._room.release()
+            raise
+        future.add_done_callback(lambda _: self._room.release())
+        return StepScreenshot(future, self.format)
 
     def _pool(self) -> Executor:
         if self._executor is None:

@@ -118,3 +118,27 @@ def test_the_next_step_is_decided_while_the_last_screenshot_is_still_encoding(tm
     # finish() waited for every screenshot still being encoded and written.
     shots = sorted(p.name for p in (tmp_path / "item").glob("step-*.webp"))
     assert shots == [f"step-{n:03d}.webp" for n in range(1, result.steps + 1)] and result.steps >= 2
+
+
+def test_the_loop_waits_for_the_encoder_once_max_pending_frames_wait() -> None:
+    """A device faster than the encoder must not pile up frames: with 2 waiting, a third submit blocks
+    until the encoder takes one."""
+    gate = threading.Event()
+
+    def held(image: Image.Image) -> bytes:
+        gate.wait(10)
+        return b"encoded"
+
+    frame = Image.new("RGB", (8, 8))
+    with ThreadPoolExecutor(1) as pool:
+        encoder = ScreenshotEncoder(held, executor=pool, max_pending=2)
+        first, second = encoder.submit(frame), encoder.submit(frame)
+        third: list[object] = []
+        submitter = threading.Thread(target=lambda: third.append(encoder.submit(frame)))
+        submitter.start()
+        submitter.join(0.3)
+        blocked = submitter.is_alive()
+        gate.set()
+        submitter.join(10)
+    assert blocked, "a third frame was taken while two were waiting"
+    assert [first.data(), second.data()] == [b"encoded", b"encoded"] and len(third) == 1
