@@ -3,13 +3,15 @@
 It keeps a frontier of untried elements per state, tries the ones most relevant to the feature first
 (goal, sub-feature and done-when words; the scoring is brain/candidates.py), fills text fields with
 plausible values, scrolls lists a bounded number of times, backs out of dialogs and pages whose frontier
-is spent, and declares the feature explored when the start page has nothing left to try. It is the
-default without an API key and the baseline an LLM brain has to beat.
+is spent, and declares the feature explored when the start page has nothing left to try. A feature
+with no done-when is an open exploration: every screen's every action is worth a step (brain/coverage.py).
+It is the default without an API key and the baseline an LLM brain has to beat.
 """
 
 from __future__ import annotations
 
 from pytest_fairy.brain.candidates import Candidate, Focus, best, find_candidates
+from pytest_fairy.brain.coverage import Coverage, Tier
 from pytest_fairy.brain.frontier import Frontier
 from pytest_fairy.brain.retries import Retries
 from pytest_fairy.brain.samples import Samples
@@ -32,6 +34,8 @@ class OfflineBrain:
         self._samples = Samples()
         self._scrolls = ListScrolls()
         self._walk = WalkBack()
+        self._coverage = Coverage()
+        self._open = False  # the feature has no done-when: an open exploration
         # The feature's elements to try again once the app's data changed, and the last one tried.
         self._retries = Retries()
         self._last_tried: tuple[str, bool, str, str] | None = None  # (label, toggle, key, page title)
@@ -53,6 +57,8 @@ class OfflineBrain:
     def decide(self, ctx: StepContext) -> Decision:
         state = ctx.state.key
         outside = ctx.screen.package != ctx.target.package and not ctx.screen.has_dialog
+        # No done-when: nothing holds and nothing is unmet (a mission with done-when has one or the other).
+        self._open = not ctx.unmet_oracles and not ctx.oracles_met
         self._walk.stood_on(state, outside=outside)
         self._learn(state, ctx)
         self._retry(ctx)
@@ -73,15 +79,42 @@ class OfflineBrain:
         self._samples.see(ctx.screen)
         labels = {mark.ref: mark.label for mark in ctx.screen.marks}
         untried = [c for c in candidates if self._fresh(state, c, labels.get(c.ref, ""))]
-        # Pages first, toggles later: a new page is worth more than a radio flipped on a known one, so
-        # toggles wait until no page with untried navigation is reachable.
-        leading = [
-            c for c in untried if not c.toggle or (c.relevant and c.action.kind is not ActionKind.SCROLL)
-        ]
+        if self._open:
+            leading = self._first_tier(untried, labels)
+        else:
+            # Pages first, toggles later: a new page is worth more than a radio flipped on a known one, so
+            # toggles wait until no page with untried navigation is reachable.
+            leading = [
+                c for c in untried if not c.toggle or (c.relevant and c.action.kind is not ActionKind.SCROLL)
+            ]
         self._frontier.count(state, len(leading), len(untried) - len(leading))
         if leading:
             return self._try(state, best(leading), ctx, candidates)
+        if self._open and self._coverage.back_untried(state) and not outside:
+            # Back is one of this page's actions too, and an untried one is a way not yet taken.
+            self._coverage.backed(state)
+            return self._chose(
+                state, Action(ActionKind.BACK), "back|", "", "every element here tried: go back"
+            )
         return self._elsewhere(ctx, untried, candidates)
+
+    def _first_tier(self, untried: list[Candidate], labels: dict[str, str]) -> list[Candidate]:
+        """An open exploration's next candidates: the lowest tier of the untried (brain/coverage.py)."""
+        if not untried:
+            return []
+        tiers = {id(c): self._tier(c, labels.get(c.ref, "")) for c in untried}
+        lowest = min(tiers.values())
+        return [c for c in untried if tiers[id(c)] == lowest]
+
+    def _tier(self, candidate: Candidate, label: str) -> Tier:
+        if candidate.action.kind is ActionKind.SCROLL:
+            return Tier.SCROLL
+        if (
+            self._samples.worth(candidate.ref, label, relevant=candidate.relevant, named=candidate.named)
+            is False
+        ):
+            return Tier.SAMPLED_ROW
+        return Tier.ELEMENT
 
     def _elsewhere(self, ctx: StepContext, untried: list[Candidate], candidates: list[Candidate]) -> Decision:
         """Nothing leads on from this page: keep heading to a page with work left, walk to the nearest
@@ -119,9 +152,17 @@ class OfflineBrain:
         if self._frontier.tried(state, candidate.key):
             return False
         if candidate.action.kind is ActionKind.SCROLL:
-            return True  # offered only while the list has more rows (candidates.find_candidates)
+            # Offered only while the list has more rows (candidates.find_candidates).
+            if self._open:
+                return self._coverage.scroll_worth(
+                    state, candidate.ref, self._scrolls.counts(state)[candidate.ref]
+                )
+            return True
         if self._frontier.reopened(state, candidate.key):
             return True
+        if self._open:
+            # Every page's every element, unless it changed nothing wherever it was tried.
+            return not self._coverage.dead(candidate.ref, self._samples.family(candidate.ref))
         row = self._samples.worth(candidate.ref, label, relevant=candidate.relevant, named=candidate.named)
         if row is not None:
             return row
@@ -171,13 +212,19 @@ class OfflineBrain:
         """Remember where the last action led, to find the way back to pages with work left, and which
         list a scroll found at its end (it moved nothing)."""
         if self._last is None:
+            self._coverage.saw(state, ctx.screen)
             return
         before, key, kind, ref = self._last
         self._last = None
+        changed = before != state or (ctx.last is not None and ctx.last.kind is not OutcomeKind.NO_CHANGE)
         if kind is ActionKind.SCROLL:
+            self._coverage.saw(state, ctx.screen, scrolled=ref if before == state else "")
             if before == state and ctx.last is not None:
-                self._scrolls.moved(state, ref, changed=ctx.last.kind is not OutcomeKind.NO_CHANGE)
+                self._scrolls.moved(state, ref, changed=changed)
             return
+        self._coverage.saw(state, ctx.screen)
+        if kind in (ActionKind.TAP, ActionKind.LONG_TAP) and ref:
+            self._coverage.acted(ref, self._samples.family(ref), changed=changed)
         if before != state:
             self._filled_here.clear()
         self._walk.learn(before, key, kind, ref, state)

@@ -41,23 +41,24 @@ class Samples:
 
     def led(self, ref: str, state: str) -> None:
         """The element `ref` led to the page `state`: one sample per element, its latest."""
-        led_to = self._led_to[self._family(ref)]
+        led_to = self._led_to[self.family(ref)]
         led_to.pop(ref, None)
         led_to[ref] = state
 
     def tried(self, ref: str, label: str) -> None:
-        self._words[self._family(ref)].add(row_words(label))
+        self._words[self.family(ref)].add(row_words(label))
 
     def worth(self, ref: str, label: str, *, relevant: bool, named: bool) -> bool | None:
         """Whether the row `ref` labelled `label` is worth a tap once its family is sampled; None while it
         is not (the row is judged like any element)."""
-        siblings = self._family(ref)
+        siblings = self.family(ref)
         led_to = [self._layouts.get(state, frozenset()) for state in self._led_to[siblings].values()]
         if not sampled(led_to, FAMILY_SAMPLE):
             return None
         return relevant and (named or row_words(label) not in self._words[siblings])
 
-    def _family(self, ref: str) -> str:
+    def family(self, ref: str) -> str:
+        """The family of the element `ref`, as its row was seen (`refs.row_family`)."""
         return self._family_of.get(ref) or family(ref)
 
 

@@ -1,0 +1,77 @@
+"""An open exploration: a feature with no done-when, explored for the app's map rather than a target.
+
+With nothing to head for, the offline brain spends each step, where it can, on an action not yet taken on
+the screen it stands on: a new transition of the app's map. So, unlike a feature's search:
+- an element tried on one screen is still untried on another (the same button on every product page);
+- elements come first (those never tried anywhere before those tried elsewhere: their score says so),
+  then more rows of a list whose rows all opened one layout, then a scroll (`Tier`);
+- Back is an action of each screen too, taken once the screen has nothing else left;
+- an element whose every try changed nothing is not tried again elsewhere, nor its rows' siblings once
+  `DEAD_AFTER` of them did nothing;
+- a list is scrolled again only while its last scroll showed a kind of element the page had not shown
+  (more rows of the same kind are more of the same).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from enum import IntEnum
+
+from pytest_fairy.perception.refs import row_family
+from pytest_fairy.perception.screen import Screen
+
+# Rows of one family that did nothing before their siblings are taken for dead too.
+DEAD_AFTER = 1
+
+
+class Tier(IntEnum):
+    """The order an open exploration tries a screen's untried actions in (lowest first)."""
+
+    ELEMENT = 0  # an element not tried on this screen
+    SAMPLED_ROW = 1  # a row of a list whose rows all opened one layout
+    SCROLL = 2
+
+
+class Coverage:
+    """What an open exploration remembers: elements that did nothing, screens Back was taken on, and what
+    each list's last scroll showed."""
+
+    def __init__(self) -> None:
+        self._did_nothing: Counter[str] = Counter()  # refs and families, by how often they changed nothing
+        self._did_something: set[str] = set()
+        self._backed: set[str] = set()
+        self._kinds: defaultdict[str, set[str]] = defaultdict(set)  # per screen, the families it showed
+        self._shown_new: dict[tuple[str, str], bool] = {}  # (screen, list): its last scroll showed a new kind
+
+    def saw(self, state: str, screen: Screen, *, scrolled: str = "") -> None:
+        """The screen `state` shows `screen`; `scrolled`: the list scrolled on it just before."""
+        kinds = {row_family(mark.ref, mark.node) for mark in screen.marks}
+        known = self._kinds[state]
+        if scrolled:
+            self._shown_new[state, scrolled] = not kinds <= known
+        known |= kinds
+
+    def acted(self, ref: str, family: str, *, changed: bool) -> None:
+        """The element `ref` (of `family`) was tapped: it `changed` the screen or not."""
+        if changed:
+            self._did_something.update((ref, family))
+        else:
+            self._did_nothing.update((ref, family))
+
+    def dead(self, ref: str, family: str) -> bool:
+        """Not worth a try: it changed nothing each time, or `DEAD_AFTER` of its siblings did not."""
+        if ref in self._did_something:
+            return False
+        return self._did_nothing[ref] > 0 or (
+            family != ref and family not in self._did_something and self._did_nothing[family] >= DEAD_AFTER
+        )
+
+    def scroll_worth(self, state: str, ref: str, scrolled: int) -> bool:
+        """A list is scrolled once, and again while its last scroll showed a new kind of element."""
+        return scrolled == 0 or self._shown_new.get((state, ref), False)
+
+    def back_untried(self, state: str) -> bool:
+        return state not in self._backed
+
+    def backed(self, state: str) -> None:
+        self._backed.add(state)
