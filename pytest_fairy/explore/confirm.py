@@ -28,7 +28,7 @@ from pytest_fairy.explore.oracles import Observation
 from pytest_fairy.explore.reproduction import NO_WAY, Move, Proof, Reproduction, Way, ways_to
 from pytest_fairy.explore.run import Run
 from pytest_fairy.explore.settings_kept import Lost
-from pytest_fairy.explore.state import StateId, identify, layout_of
+from pytest_fairy.explore.state import StateId
 from pytest_fairy.explore.step import Ending, read_oracles
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.perceive import Perception
@@ -252,7 +252,7 @@ class Confirmer:
         return f"this time '{tried.label}' {again[1] if again is not None else did}, not: {said}"
 
     def _state(self, seen: Perception) -> StateId:
-        return self.run.families.canonical(identify(seen.screen), layout_of(seen.screen))
+        return self.run.recognizer.state_of(seen.screen)
 
     def _name(self, key: str) -> str:
         info = self.run.tree.states.get(key)

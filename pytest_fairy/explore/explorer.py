@@ -41,11 +41,12 @@ from pytest_fairy.explore.launch import Launcher, resets_data
 from pytest_fairy.explore.login import Login
 from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.oracles import Observation
+from pytest_fairy.explore.recognize import Recognizer
 from pytest_fairy.explore.record import Exploration, StepRecord, StepSink
 from pytest_fairy.explore.reproduction import Move, Proof, Reproduction
 from pytest_fairy.explore.run import Run
 from pytest_fairy.explore.screenshot import NO_SCREENSHOT, ScreenshotEncoder
-from pytest_fairy.explore.state import identify
+from pytest_fairy.explore.state import StateIdentifier
 from pytest_fairy.explore.step import (
     Arrival,
     Attempt,
@@ -84,6 +85,8 @@ class ExplorerSettings:
     # Real devices need a moment for the UI to settle after an action; the virtual device does not.
     settle_seconds: float = 0.0
     guard: GuardLimits = field(default_factory=GuardLimits)
+    # How a screen's state is told: dynamic text, long text, hash length (explore/state.py).
+    identifier: StateIdentifier = field(default_factory=StateIdentifier)
     # Pages of one layout kept apart as states before the rest fold into the first (explore/families.py).
     family_limit: int = FAMILY_LIMIT
     # Replays of an app defect's way from a fresh launch before the item fails on it (--fairy-confirm);
@@ -128,8 +131,8 @@ class Explorer:
     def explore(self, target: Target, mission: Mission | None = None) -> Exploration:
         mission = mission or Mission()
         budget = Budget.start(BudgetLimits.of(target), self.clock)
-        families = Families(self.settings.family_limit)
-        run = Run(target, mission, LoopGuard(self.settings.guard), budget, families)
+        recognizer = Recognizer(self.settings.identifier, Families(self.settings.family_limit))
+        run = Run(target, mission, LoopGuard(self.settings.guard), budget, recognizer)
         ending, course = self._loop(run)
         ending, reproduction = self._confirm(run, ending)
         story = run.story(ending, course)
@@ -176,7 +179,7 @@ class Explorer:
                     still_running(
                         self.device, run.target.package, course.awaiting.record.device_note, course.steps
                     )
-                arrival = run.arrive(seen, identify(seen.screen), course)  # identify, record
+                arrival = run.arrive(seen, course)  # identify, record
                 course = self._report(course, arrival)
                 reading = read_oracles(run.mission, run.target, self._observe(run, arrival))  # oracles
                 warning = run.watch(arrival)  # guard

@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from pytest_fairy.explore.budget import Budget
 from pytest_fairy.explore.coverage import Coverage
 from pytest_fairy.explore.decisions import OutcomeKind, Plan, StepContext, Usage
-from pytest_fairy.explore.families import Families
 from pytest_fairy.explore.guard import GuardVerdict, LoopGuard, VerdictKind
 from pytest_fairy.explore.keeping import AFTER_WORDS, Keeping
 from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.oracles import Finding
+from pytest_fairy.explore.recognize import Recognizer
 from pytest_fairy.explore.reproduction import Move, Proof
-from pytest_fairy.explore.state import StateId, layout_of
+from pytest_fairy.explore.state import StateId
 from pytest_fairy.explore.step import MOVED, Arrival, Course, Ending, Reading, outcome_of
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.tree import FeatureTree, SummaryLimits, TreeError
@@ -45,13 +45,13 @@ class Run:
         mission: Mission,
         guard: LoopGuard,
         budget: Budget,
-        families: Families | None = None,
+        recognizer: Recognizer | None = None,
     ) -> None:
         self.target = target
         self.mission = mission
         self.guard = guard
         self.budget = budget
-        self.families = families or Families()
+        self.recognizer = recognizer or Recognizer()  # which state each screen shows
         self.tree = tree_for(target)
         # What was tried of what was reached: the evidence a "never saw" failure needs.
         self.coverage = Coverage(mission.policy, target.words(), target.inputs)
@@ -91,10 +91,10 @@ class Run:
     def moved(self, move: Move) -> None:
         self.moves[move.step] = move
 
-    def arrive(self, seen: Perception, state: StateId, course: Course) -> Arrival:
+    def arrive(self, seen: Perception, course: Course) -> Arrival:
         """Record in the tree the screen the course's last action led to (a page of a known layout as its
-        family's state, see `families`); say what that action did."""
-        state = self.families.canonical(state, layout_of(seen.screen))
+        family's state, see `recognize`); say what that action did."""
+        state = self.recognizer.state_of(seen.screen)
         attempt = course.awaiting
         change = self.tree.record(
             step=course.steps,
