@@ -26,6 +26,7 @@ from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.replay.options import ReplaySettings
 from pytest_fairy.report import atomic
 from pytest_fairy.report.store import slug
+from pytest_fairy.report.store_format import FormatError, findings_of
 from pytest_fairy.report.treediff import TreeDiff, diff_trees, render_diff_png
 
 DIFF_PROPERTY = "fairy-diff"
@@ -65,9 +66,8 @@ def load_baseline(root: Path, item_id: str) -> Baseline | None:
     result_file = folder / "result.json"
     if result_file.is_file():
         try:
-            findings = json.loads(result_file.read_text(encoding="utf-8")).get("findings", [])
-            crashes = crash_signatures(Finding(**raw) for raw in findings)
-        except (OSError, ValueError, TypeError, AttributeError) as exc:
+            crashes = crash_signatures(findings_of(json.loads(result_file.read_text(encoding="utf-8"))))
+        except (OSError, ValueError, AttributeError, FormatError) as exc:
             raise BaselineError(f"baseline {result_file}: unreadable findings: {exc}") from exc
     return Baseline(tree, crashes, folder)
 

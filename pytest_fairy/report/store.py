@@ -28,7 +28,6 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +40,7 @@ from pytest_fairy.report import atomic
 from pytest_fairy.report.exports import exports
 from pytest_fairy.report.policy import ArtifactPolicy
 from pytest_fairy.report.screenshots import place
+from pytest_fairy.report.store_format import result_document, step_line, target_document
 from pytest_fairy.report.tree_picture import tree_png
 
 _UNSAFE = re.compile(r"[^\w.-]+")
@@ -96,7 +96,7 @@ class ItemStore:
     def start(self, target: Target, plan: Plan) -> None:
         with self._writing():
             atomic.make_folder(self.folder)
-            self._write_json("target.json", {"target": _plain(asdict(target)), "plan": _plain(asdict(plan))})
+            self._write_json("target.json", target_document(target, plan))
         self._started = True
 
     def step(self, record: StepRecord) -> None:
@@ -118,9 +118,7 @@ class ItemStore:
                     return
                 try:
                     name = self._write_screenshot(record)
-                    fields = {k: v for k, v in asdict(record).items() if k != "screenshot"}
-                    fields["screenshot"] = name
-                    line = json.dumps(_plain(fields), ensure_ascii=False)
+                    line = json.dumps(step_line(record, name), ensure_ascii=False)
                     atomic.append_line(self.folder / "steps.jsonl", line)
                 except ArtifactError as exc:
                     self.failed = self._unraised = exc
@@ -168,21 +166,7 @@ class ItemStore:
 
     def _finish(self, result: Exploration) -> None:
         atomic.make_folder(self.folder)
-        self._write_json(
-            "result.json",
-            {
-                "verdict": result.verdict.value,
-                "reason": result.reason,
-                "steps": result.steps,
-                "states": len(result.tree.states),
-                "transitions": len(result.tree.transitions),
-                "escapes": result.escapes,
-                "seconds": round(result.seconds, 3),
-                "usage": asdict(result.usage),
-                "findings": [asdict(f) for f in result.findings],
-                "summary": result.summary,
-            },
-        )
+        self._write_json("result.json", result_document(result))
         atomic.write_text(self.folder / "tree.json", result.tree.to_json())
         if result.reproduction is not None:
             for name, text in exports(result.reproduction, result.target.feature).items():
@@ -207,13 +191,3 @@ class ItemStore:
         except ArtifactError as exc:
             self.failed = self.failed or exc
             raise
-
-
-def _plain(value: Any) -> Any:
-    """JSON-friendly copies of tuples, sets and enums inside dataclass dumps."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        items = [_plain(v) for v in value]
-        return sorted(items) if isinstance(value, set | frozenset) else items
-    return value

@@ -154,7 +154,7 @@ def test_items_after_the_disk_frees_again_pass(suite: pytest.Pytester) -> None:
 
 def test_a_result_that_cannot_be_written_makes_the_item_inconclusive(suite: pytest.Pytester) -> None:
     write(suite, "test_food.yaml", FOOD_SPEC)
-    full_disk(suite, start=1, only=b'{\n  "verdict"')  # only result.json fails
+    full_disk(suite, start=1, only=b'{\n  "schema": "pytest_fairy.item",\n  "version": 1,\n  "verdict"')  # result.json
     result = suite.runpytest("-rA", "--alluredir", "allure-results", "-p", "no:xdist")
     assert result.parseoutcomes() == {"inconclusive": 2}
     result.stdout.fnmatch_lines(["INCONCLUSIVE *::coupons - artifacts: could not write */result.json: *"])

@@ -1,0 +1,73 @@
+"""The session store's files, key by key: a record's new field reaches them only when the format says so,
+and a later run reads a result of this format, of the unversioned one, and refuses any other."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from pytest_fairy.errors import FairyError
+from pytest_fairy.explore.decisions import Origin, Usage
+from pytest_fairy.explore.guard import VerdictKind
+from pytest_fairy.explore.oracles import Finding
+from pytest_fairy.explore.record import StepRecord
+from pytest_fairy.explore.tree import FeatureTree
+from pytest_fairy.replay.regression import BaselineError, load_baseline
+from pytest_fairy.report.store import slug
+from pytest_fairy.report.store_format import (
+    SCHEMA,
+    STEP_KEYS,
+    VERSION,
+    FormatError,
+    findings_of,
+    step_line,
+    usage_document,
+)
+
+
+def test_every_field_of_a_step_record_has_its_key_in_the_steps_file() -> None:
+    # A field added to StepRecord fails here until the format writes it (and says whether that is a new
+    # version); the screenshot is written as its file's name.
+    assert set(STEP_KEYS) == {f.name for f in fields(StepRecord)}
+
+
+def test_a_step_line_writes_its_keys_in_order_with_enums_as_their_values() -> None:
+    record = StepRecord(
+        step=3, state="state_main_1", title="首页", screen_text="…", action="tap [2] 去结算", reasoning="r",
+        guard=VerdictKind.WARN, origin=Origin.ESCAPE, usage=Usage(calls=1, input_tokens=10),
+    )
+    line = step_line(record, "step-003.webp")
+    assert tuple(line) == STEP_KEYS
+    assert line["guard"] == "warn" and line["origin"] == "escape" and line["screenshot"] == "step-003.webp"
+    assert line["usage"] == usage_document(Usage(calls=1, input_tokens=10))
+    json.dumps(line)  # plain JSON, no dataclass or enum left in it
+
+
+def test_findings_are_read_from_this_version_and_from_the_unversioned_format() -> None:
+    finding = {"kind": "crash", "message": "FATAL EXCEPTION: main", "evidence": "at Cart.pay"}
+    expected = [Finding("crash", "FATAL EXCEPTION: main", "at Cart.pay")]
+    assert findings_of({"schema": SCHEMA, "version": VERSION, "findings": [finding]}) == expected
+    assert findings_of({"verdict": "failed", "findings": [finding]}) == expected
+
+
+@pytest.mark.parametrize(
+    "document",
+    [{"schema": SCHEMA, "version": VERSION + 1, "findings": []}, {"schema": "other", "version": VERSION}],
+)
+def test_a_result_of_another_format_is_refused_saying_which(document: dict[str, object]) -> None:
+    with pytest.raises(FormatError, match="is not a result this pytest_fairy reads") as caught:
+        findings_of(document)
+    assert isinstance(caught.value, FairyError)
+
+
+def test_a_baseline_of_another_format_is_a_clear_baseline_error(tmp_path: Path) -> None:
+    item = "test_food.yaml::coupons"
+    folder = tmp_path / slug(item)
+    folder.mkdir()
+    (folder / "tree.json").write_text(FeatureTree().to_json(), "utf-8")
+    (folder / "result.json").write_text(json.dumps({"schema": SCHEMA, "version": 99, "findings": []}), "utf-8")
+    with pytest.raises(BaselineError, match=r"result.json: unreadable findings: .*version 99"):
+        load_baseline(tmp_path, item)
