@@ -56,7 +56,7 @@ def type_text(
     if not text:
         return Method.NOTHING.value
     try:
-        return f"typed by {Method.CLIPBOARD}, {_paste(d, text)}"
+        return f"typed by {Method.CLIPBOARD}, {_paste(d, text, serial)}"
     except _Refused as exc:
         refused = f"the clipboard route failed ({exc})"
     if _INPUT_TEXT_SAFE.fullmatch(text):
@@ -77,11 +77,19 @@ def type_text(
     )
 
 
-def _paste(d: u2.Device, text: str) -> str:
-    """The clipboard route; returns what became of the clipboard. _Refused when the device does not let
-    the clipboard be read back (nothing pasted; the clipboard emptied, as what it held was not readable)."""
+def _paste(d: u2.Device, text: str, serial: str) -> str:
+    """The clipboard route; returns what became of the clipboard, as read back. _Refused when the device
+    does not let the clipboard be read back (nothing pasted; the clipboard emptied, as what it held was not
+    readable).
+
+    A clipboard that already holds the text was left so by an attempt cut off before it could put the
+    clipboard back (the connection dropped, and the driver tries again): it is not the user's, and is
+    emptied, not restored. Whatever is put back is read back; a clipboard that still holds the text (a
+    password typed by paste) is a DeviceError, never a step that says all is well."""
     rpc = d.jsonrpc
     old = rpc.getClipboard()
+    leftover = old == text
+    put_back = "" if old is None or leftover else old
     try:
         rpc.setClipboard(None, text)
         if rpc.getClipboard() != text:
@@ -90,8 +98,15 @@ def _paste(d: u2.Device, text: str) -> str:
         rpc.pasteClipboard()
     finally:
         # Put back what it held; an empty (or unreadable) one is emptied, so the text does not stay in it.
-        rpc.setClipboard(None, "" if old is None else old)
-    return "clipboard restored" if old else "clipboard left empty as it was"
+        rpc.setClipboard(None, put_back)
+    if (rpc.getClipboard() or "") != put_back:  # an empty clip reads back as null
+        rpc.setClipboard(None, "")
+        if rpc.getClipboard() == text:
+            raise DeviceError(serial, f"type {len(text)} characters", "the typed text stays on the clipboard")
+        return "clipboard emptied: what it held did not read back after the paste"
+    if leftover:
+        return "clipboard emptied: it held the typed text, left by an attempt that was cut off"
+    return "clipboard restored, read back" if put_back else "clipboard left empty as it was, read back"
 
 
 def _input_text(adb: adbutils.AdbDevice, text: str) -> None:

@@ -33,7 +33,7 @@ TEXTS = {
     "lone-surrogate": ("a\ud800b", "a.b"),
     "shell": ("; reboot $(id) `x` 'q\" & |", "; reboot $(id) `x` 'q\" & |"),
 }
-CLIPBOARD_NOTE = "typed by clipboard paste, clipboard restored"
+CLIPBOARD_NOTE = "typed by clipboard paste, clipboard restored, read back"
 
 
 def _to_search_field(device: U2Device) -> None:
@@ -72,7 +72,7 @@ def test_an_empty_clipboard_is_left_empty(driver: U2Device, food: ServedDevice) 
     driver.type_text("汉堡")
     assert _field(food) == "汉堡"
     assert food.server.system.clipboard == ""
-    assert driver.take_note() == "typed by clipboard paste, clipboard left empty as it was"
+    assert driver.take_note() == "typed by clipboard paste, clipboard left empty as it was, read back"
 
 
 def test_empty_text_touches_nothing(driver: U2Device, food: ServedDevice) -> None:
