@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.devices.protocol import Device
 from pytest_fairy.explore.decisions import Brain
 from pytest_fairy.explore.explorer import Explorer
+from pytest_fairy.plugin.brains import item_brain
 from pytest_fairy.plugin.items import DEVICE_KEY, FEATURE_KEY
 from pytest_fairy.plugin.logins import Logins
 from pytest_fairy.plugin.options import FairyConfig
 from pytest_fairy.plugin.run import RUN_KEY
 from pytest_fairy.plugin.sinks import item_sinks
-from pytest_fairy.replay import brain_with_cache, spec_id
+from pytest_fairy.replay import spec_id
 
 
 @pytest.fixture(scope="session")
@@ -60,16 +60,7 @@ def fairy_brain(request: pytest.FixtureRequest, fairy_config: FairyConfig) -> Br
 
     Override it to script one: `return ScriptedBrain(["tap 登录", "back"])`.
     """
-    replay, spec = fairy_config.replay, spec_id(request.node)
-    if fairy_config.brain == "replay":
-        return brain_with_cache(None, replay, spec, replays=False)
-    if fairy_config.brain == "claude":
-        # Imported here: the anthropic SDK takes seconds to import, and an offline run never needs it.
-        from pytest_fairy.brain.claude import ClaudeBrain
-
-        claude = ClaudeBrain(fairy_config.claude_settings())
-        return brain_with_cache(claude, replay, spec, replays=True)
-    return brain_with_cache(OfflineBrain(), replay, spec, replays=False)
+    return item_brain(fairy_config, spec_id(request.node))
 
 
 @pytest.fixture(scope="session")

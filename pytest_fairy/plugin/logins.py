@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pytest_fairy.brain.offline import OfflineBrain
-from pytest_fairy.brain.scripted import ScriptedBrain
 from pytest_fairy.explore.briefing import login_of
 from pytest_fairy.explore.decisions import Brain
 from pytest_fairy.explore.login import Login
+from pytest_fairy.plugin.brains import login_brain
 from pytest_fairy.plugin.options import FairyConfig
 from pytest_fairy.spec.model import Spec
 from pytest_fairy.spec.secrets import Secrets
@@ -37,12 +36,4 @@ class Logins:
         return self._by_spec[key]
 
     def _brain(self, steps: Sequence[str]) -> Brain:
-        """Steps are done in order by the scripted brain; a goal is explored by the run's kind of brain
-        (no decision cache: the login's decisions are not a feature's)."""
-        if steps:
-            return ScriptedBrain(steps)
-        if self.config.brain == "claude":
-            from pytest_fairy.brain.claude import ClaudeBrain  # imported when needed: the SDK is slow to load
-
-            return ClaudeBrain(self.config.claude_settings())
-        return OfflineBrain()
+        return login_brain(self.config, steps)
