@@ -48,6 +48,7 @@ from allure_commons.utils import now, uuid4  # noqa: E402
 from bench_core import photo_like  # noqa: E402
 from PIL import Image  # noqa: E402
 
+from fairy_virtual import VirtualDevice  # noqa: E402
 from pytest_fairy.brain.offline import OfflineBrain  # noqa: E402
 from pytest_fairy.explore.explorer import Explorer  # noqa: E402
 from pytest_fairy.explore.record import Exploration, StepRecord  # noqa: E402
@@ -56,7 +57,6 @@ from pytest_fairy.explore.target import Target  # noqa: E402
 from pytest_fairy.report import screenshots  # noqa: E402
 from pytest_fairy.report.allure import AllureSink  # noqa: E402
 from pytest_fairy.report.store import ItemStore  # noqa: E402
-from pytest_fairy.virtual import VirtualDevice  # noqa: E402
 
 FOOD = ROOT / "example_suites" / "food" / "app.yaml"
 TARGET_BYTES = 3_000_000

@@ -52,6 +52,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from fairy_virtual import VirtualDevice  # noqa: E402
+from fairy_virtual.clock import ManualClock  # noqa: E402
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings  # noqa: E402
 from pytest_fairy.brain.claude_api import make_client  # noqa: E402
 from pytest_fairy.brain.context import Block  # noqa: E402
@@ -62,8 +64,6 @@ from pytest_fairy.explore.decisions import Decision, StepContext  # noqa: E402
 from pytest_fairy.explore.explorer import Explorer, ExplorerSettings, Mission  # noqa: E402
 from pytest_fairy.explore.guard import GuardLimits  # noqa: E402
 from pytest_fairy.explore.target import Target  # noqa: E402
-from pytest_fairy.virtual import VirtualDevice  # noqa: E402
-from pytest_fairy.virtual.clock import ManualClock  # noqa: E402
 from tests.claude import answers  # noqa: E402
 from tests.claude.fake_api import FakeMessagesAPI, Reply, estimate_tokens, tool_reply  # noqa: E402
 from tests.claude.stages import stage_of  # noqa: E402

@@ -39,14 +39,14 @@ from typing import Any
 
 import yaml
 
+from fairy_virtual import VirtualDevice
+from fairy_virtual.loader import load_app_model
+from fairy_virtual.model import AppModel, Latency
+from fairy_virtual.wire import WireServer
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.devices.driver import AdbServerAddress, U2Device
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.target import Target
-from pytest_fairy.virtual import VirtualDevice
-from pytest_fairy.virtual.loader import load_app_model
-from pytest_fairy.virtual.model import AppModel, Latency
-from pytest_fairy.virtual.wire import WireServer
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))

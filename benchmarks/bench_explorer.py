@@ -30,6 +30,7 @@ import re
 import statistics
 from pathlib import Path
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.devices.protocol import Key
 from pytest_fairy.explore.action import Action, ActionKind, Direction, perform
@@ -43,7 +44,6 @@ from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.layers import LayerKind
 from pytest_fairy.perception.screen import Mark, Screen, build_screen
 from pytest_fairy.spec import Feature, Oracle, OracleKind, Spec, load_spec
-from pytest_fairy.virtual import VirtualDevice
 
 ROOT = Path(__file__).resolve().parents[1]
 UNTUNED = ROOT / "tests" / "untuned"

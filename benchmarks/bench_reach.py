@@ -37,6 +37,7 @@ from worlds import Feature as Truth  # noqa: E402  (tests/ is not a package on t
 from worlds import generate  # noqa: E402
 from worlds.writer import write_twin  # noqa: E402
 
+from fairy_virtual import VirtualDevice  # noqa: E402
 from pytest_fairy.brain.offline import OfflineBrain  # noqa: E402
 from pytest_fairy.explore.action import Action, ActionKind, Direction, perform  # noqa: E402
 from pytest_fairy.explore.briefing import mission_of, target_of  # noqa: E402
@@ -44,7 +45,6 @@ from pytest_fairy.explore.explorer import Explorer  # noqa: E402
 from pytest_fairy.explore.oracles import Observation, evaluate  # noqa: E402
 from pytest_fairy.perception.screen import Screen, build_screen  # noqa: E402
 from pytest_fairy.spec import Feature, Spec, load_spec  # noqa: E402
-from pytest_fairy.virtual import VirtualDevice  # noqa: E402
 
 BACK_SHARE = 0.1
 REACH_TARGET = 0.9

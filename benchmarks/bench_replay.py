@@ -33,13 +33,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from fairy_virtual import VirtualDevice  # noqa: E402
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings  # noqa: E402
 from pytest_fairy.brain.claude_api import make_client  # noqa: E402
 from pytest_fairy.explore.explorer import Explorer, Mission  # noqa: E402
 from pytest_fairy.explore.target import Target  # noqa: E402
 from pytest_fairy.replay import CacheMode, CachingBrain, DecisionCache  # noqa: E402
 from pytest_fairy.spec.model import Oracle, OracleKind  # noqa: E402
-from pytest_fairy.virtual import VirtualDevice  # noqa: E402
 from tests.claude.fake_api import FakeMessagesAPI, Reply  # noqa: E402
 from tests.replay.helpers import DIALOG_HEAD, FOOD_APP, NOTICE, delivery_time_model  # noqa: E402
 

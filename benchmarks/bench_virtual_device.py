@@ -28,8 +28,8 @@ import adbutils
 import uiautomator2 as u2
 from timing import median_ms
 
-from pytest_fairy.virtual import VirtualDevice
-from pytest_fairy.virtual.wire import serve
+from fairy_virtual import VirtualDevice
+from fairy_virtual.wire import serve
 
 REPO = Path(__file__).resolve().parents[1]
 ADB = Path(adbutils.__file__).parent / "binaries" / "adb"

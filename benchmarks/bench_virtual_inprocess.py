@@ -14,8 +14,8 @@ from pathlib import Path
 
 from timing import median_ms
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.perception.hierarchy import parse_hierarchy
-from pytest_fairy.virtual import VirtualDevice
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CALLS = 50

@@ -29,10 +29,10 @@ from wire.wire_helpers import AdbServer, adb_binary, free_port  # noqa: E402
 from worlds import World  # noqa: E402
 from worlds.words import PASSWORDS  # noqa: E402
 
+from fairy_virtual import VirtualDevice  # noqa: E402
 from pytest_fairy.report.export_maestro import flow_file_name  # noqa: E402
 from pytest_fairy.report.export_pytest import identifier, reproduction_file_name  # noqa: E402
 from pytest_fairy.report.store import slug  # noqa: E402
-from pytest_fairy.virtual import VirtualDevice  # noqa: E402
 
 TYPED = re.compile(r"FAIRY_TYPED_\d+")
 SHOWN = 6  # exports that did not tell the twins apart, listed with why

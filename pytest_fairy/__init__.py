@@ -3,7 +3,8 @@
 This module is the public face: import what you use from here, not from the packages inside, which may
 move::
 
-    from pytest_fairy import Explorer, OfflineBrain, Target, VirtualDevice
+    from fairy_virtual import VirtualDevice
+    from pytest_fairy import Explorer, OfflineBrain, Target
 
     device = VirtualDevice("example_suites/notes", latency=False)
     result = Explorer(device, OfflineBrain()).explore(
@@ -16,7 +17,8 @@ imports `pytest_fairy.errors` does not drag the rest in, and offline runs never 
 
 - Exploring: `Explorer`, `ExplorerSettings`, `Target`, `Mission`, `RiskPolicy`, and the result,
   `Exploration` (its `StepRecord` steps, its `Verdict`).
-- Devices: the `Device` and `Diagnostics` protocols, `Key`, and the `VirtualDevice` that simulates one.
+- Devices: the `Device` and `Diagnostics` protocols and `Key` (the virtual device that simulates one is
+  the `fairy_virtual` package beside this one).
 - What the brains see and do: `Screen`, `Mark`, `Action`, `ActionKind`, `Direction`.
 - Brains: the `Brain` protocol and its messages (`StepContext`, `Decision`, `Plan`, `Judgement`), and the
   shipped ones: `ScriptedBrain`, `OfflineBrain`, `ClaudeBrain` with its `ClaudeSettings`.
@@ -50,7 +52,6 @@ _HOMES: dict[str, str] = {
     "Device": "pytest_fairy.devices.protocol",
     "Diagnostics": "pytest_fairy.devices.protocol",
     "Key": "pytest_fairy.devices.protocol",
-    "VirtualDevice": "pytest_fairy.virtual.device",
     # what the brains see and do
     "Screen": "pytest_fairy.perception.screen",
     "Mark": "pytest_fairy.perception.marks",
@@ -100,7 +101,6 @@ __all__ = [
     "Device",
     "Diagnostics",
     "Key",
-    "VirtualDevice",
     "Screen",
     "Mark",
     "Action",
@@ -160,7 +160,6 @@ if TYPE_CHECKING:
     from pytest_fairy.report.allure import Attachment
     from pytest_fairy.spec.loader import load_spec
     from pytest_fairy.spec.model import Oracle, OracleKind, Spec
-    from pytest_fairy.virtual.device import VirtualDevice
 
 
 def __getattr__(name: str) -> Any:

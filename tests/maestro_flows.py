@@ -20,9 +20,9 @@ from typing import Any
 
 import yaml
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.devices.protocol import Key
 from pytest_fairy.perception.hierarchy import Bounds, Node, parse_hierarchy
-from pytest_fairy.virtual import VirtualDevice
 
 WAIT_SECONDS = 7.0  # Maestro's fluent wait for a view to show (or to go, for assertNotVisible)
 POLL_SECONDS = 0.5

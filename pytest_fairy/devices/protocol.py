@@ -4,8 +4,9 @@
 `Diagnostics` is what a device can tell besides its screen (its log, its facts, an app's version), read
 by the crash and ANR oracles and the report. Every shipped device implements both.
 
-Implementations: :class:`pytest_fairy.virtual.VirtualDevice` (in-process, the embedded default) and the
-uiautomator2 / adbutils driver for real devices. Backend errors are translated into :class:`DeviceError`
+Implementations: the uiautomator2 / adbutils driver for real devices, and the virtual device of the
+`fairy_virtual` package beside this one (in-process, the default; found by its entry point,
+`devices/simulator.py`). Backend errors are translated into :class:`DeviceError`
 at this seam, so the explorer never sees an adbutils or uiautomator2 exception.
 """
 

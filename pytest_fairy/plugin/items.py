@@ -57,11 +57,10 @@ class SpecFile(pytest.File):
         if spec.app.virtual is not None:
             # A broken app model is this spec's problem: say so at collection, not in every item's setup.
             # The model parsed here is the one the item's virtual device will run.
-            from pytest_fairy.virtual.loader import AppModelError
 
             try:
-                run.models.load(spec.app.virtual)
-            except AppModelError as exc:
+                run.simulator.load(spec.app.virtual)
+            except UsageError as exc:
                 raise self.CollectError(f"{self.path}: app.virtual: {exc}") from None
         for feature, serial in matrix(spec.features, run.fairy.devices if run.fairy.matrix else ()):
             name = f"{feature.name}[{serial}]" if serial else feature.name

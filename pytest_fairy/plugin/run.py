@@ -17,13 +17,13 @@ import pytest
 from pytest_fairy.brain.models import request_line
 from pytest_fairy.brain.prompt_cache import PromptCache
 from pytest_fairy.devices.pool import DevicePool
-from pytest_fairy.errors import ArtifactError
+from pytest_fairy.devices.simulator import LazySimulator
+from pytest_fairy.errors import ArtifactError, UsageError
 from pytest_fairy.plugin.options import FairyConfig, read_config
 from pytest_fairy.plugin.outcomes import Inconclusive
 from pytest_fairy.plugin.waiting import WaitingLine
 from pytest_fairy.report.atomic import check_writable
 from pytest_fairy.report.store import SessionStore, new_session_id
-from pytest_fairy.virtual.catalog import AppModels
 
 # The key in an xdist worker's workerinput that carries the controller's session id.
 SESSION_INPUT = "fairy_session"
@@ -33,7 +33,8 @@ SESSION_INPUT = "fairy_session"
 class FairyRun:
     fairy: FairyConfig  # options and ini keys
     store: SessionStore  # steps, screenshots and trees of every item, in one session folder
-    models: AppModels  # each virtual app model parsed once: collection and devices share them
+    # The simulator for virtual devices: each app model parsed once, collection and devices share them.
+    simulator: LazySimulator
     pool: DevicePool  # a device per item
 
     @classmethod
@@ -48,18 +49,18 @@ class FairyRun:
         # The worker id from xdist's own handshake, not PYTEST_XDIST_WORKER: a pytest run inside a worker
         # (pytester, a nested suite) inherits that variable without being a worker.
         worker = workerinput.get("workerid", "") if workerinput else ""
-        models = AppModels()
-        check_virtual_models(fairy, models, config.rootpath)
+        simulator = LazySimulator()
+        check_virtual_models(fairy, simulator, config.rootpath)
         # The session id also goes into the owner record of each device lease, to find the run's artifacts.
         pool = DevicePool(
             fairy.device,
             config.rootpath,
-            open_virtual=models.open_device,
+            open_virtual=simulator.open_device,
             worker=worker,
             session=session_id,
             say=WaitingLine(config),
         )
-        return cls(fairy, SessionStore(fairy.artifacts, session_id), models, pool)
+        return cls(fairy, SessionStore(fairy.artifacts, session_id), simulator, pool)
 
     def collects(self, path: Path) -> bool:
         """Whether `path` is a spec (ini key fairy_spec_patterns)."""
@@ -117,19 +118,17 @@ class ArtifactFailures:
 RUN_KEY = pytest.StashKey[FairyRun]()
 
 
-def check_virtual_models(fairy: FairyConfig, models: AppModels, rootpath: Path) -> None:
+def check_virtual_models(fairy: FairyConfig, simulator: LazySimulator, rootpath: Path) -> None:
     """`--fairy-device virtual:PATH` names an app model that must load: one line and exit 4 if it does not,
     not an error per item (hundreds of lines of chained tracebacks)."""
-    from pytest_fairy.virtual.loader import AppModelError
-
     for device in fairy.devices:
         if not device.startswith("virtual:"):
             continue
         raw = device.split(":", 1)[1]
         path = Path(raw) if Path(raw).is_absolute() else rootpath / raw
         try:
-            models.load(path)
-        except AppModelError as exc:
+            simulator.load(path)
+        except UsageError as exc:
             problems = [line.strip() for line in str(exc).splitlines()[1:] if line.strip()] or [str(exc)]
             more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
             raise pytest.UsageError(f"--fairy-device {device}: {problems[0]}{more}") from None

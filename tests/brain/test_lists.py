@@ -7,6 +7,7 @@ from pathlib import Path
 
 import yaml
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.brain.candidates import SEARCH_SCROLLS
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.explore.explorer import Explorer
@@ -15,7 +16,6 @@ from pytest_fairy.explore.record import Exploration, StepRecord
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.spec.model import Oracle, OracleKind
-from pytest_fairy.virtual import VirtualDevice
 from tests.explorer.inline_apps import Recorded
 
 PKG = "com.example.goods"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.mission import Mission
@@ -11,7 +12,6 @@ from pytest_fairy.explore.record import Exploration, StepRecord
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.spec.model import Oracle, OracleKind
-from pytest_fairy.virtual import VirtualDevice
 from tests.explorer.inline_apps import Recorded
 
 ROOT = Path(__file__).resolve().parents[2] / "example_suites"

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.brain.claude import ClaudeBrain
 from pytest_fairy.brain.claude_api import make_client
 from pytest_fairy.errors import BrainError
@@ -24,7 +25,6 @@ from pytest_fairy.explore.decisions import Decision
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
-from pytest_fairy.virtual import VirtualDevice
 from tests.claude import answers, synthetic
 from tests.claude.conftest import FAKE_KEY, FAST
 from tests.claude.fake_api import FakeMessagesAPI, Reply, error_reply, text_reply, tool_reply

@@ -11,6 +11,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fairy_virtual import VirtualDevice
+from fairy_virtual.clock import ManualClock
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings
 from pytest_fairy.brain.follow_ups import DropReason, FollowUpQueue, find_label
 from pytest_fairy.brain.tools import DEFAULT_MAX_FOLLOW_UPS, FollowUp, PageExpectation, tools_param
@@ -21,8 +23,6 @@ from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.spec.model import Oracle, OracleKind
-from pytest_fairy.virtual import VirtualDevice
-from pytest_fairy.virtual.clock import ManualClock
 from tests.claude import answers, synthetic
 from tests.claude.conftest import brain_on
 from tests.claude.fake_api import FakeMessagesAPI, Reply, tool_reply

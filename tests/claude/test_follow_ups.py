@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings
 from pytest_fairy.brain.follow_ups import FollowUpQueue, find_label
 from pytest_fairy.brain.tools import FollowUp, PageExpectation, tools_param
@@ -21,7 +22,6 @@ from pytest_fairy.explore.record import StepRecord
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.spec.model import Oracle, OracleKind
-from pytest_fairy.virtual import VirtualDevice
 from tests.claude import answers, synthetic
 from tests.claude.conftest import FAST, brain_on
 from tests.claude.fake_api import FakeMessagesAPI, tool_reply

@@ -17,14 +17,14 @@ from typing import Any
 
 import pytest
 
+from fairy_virtual import VirtualDevice
+from fairy_virtual.clock import ManualClock
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings
 from pytest_fairy.brain.claude_api import make_client
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.target import Target
 from pytest_fairy.spec.model import Oracle, OracleKind
-from pytest_fairy.virtual import VirtualDevice
-from pytest_fairy.virtual.clock import ManualClock
 from tests.claude import answers
 from tests.claude.conftest import FAKE_KEY
 from tests.claude.fake_api import FakeMessagesAPI, Reply, tool_reply

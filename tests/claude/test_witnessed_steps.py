@@ -11,6 +11,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fairy_virtual import VirtualDevice
+from fairy_virtual.clock import ManualClock
 from pytest_fairy.brain.context import ContextLimits
 from pytest_fairy.brain.follow_ups import DropReason
 from pytest_fairy.brain.memory import RunMemory
@@ -19,8 +21,6 @@ from pytest_fairy.explore.decisions import Assessment, Decision, Origin, Outcome
 from pytest_fairy.explore.explorer import ESCAPE_PREFIX, RETURN_PREFIX, Explorer
 from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.target import Target
-from pytest_fairy.virtual import VirtualDevice
-from pytest_fairy.virtual.clock import ManualClock
 from tests.claude import answers, synthetic
 from tests.claude.conftest import brain_on
 from tests.claude.fake_api import FakeMessagesAPI, Reply, tool_reply

@@ -24,11 +24,17 @@ from pathlib import Path
 
 import pytest
 
+import fairy_virtual
 import pytest_fairy
 from pytest_fairy.errors import FairyError, FairyWarning
 
 PACKAGE = "pytest_fairy"
 SOURCE = Path(pytest_fairy.__file__).parent
+# The simulated phone and its adbd wire server: a package beside the product, which implements the
+# devices' protocols and registers itself by entry point (`pytest_fairy.devices.simulator`). It may import
+# the product; the product never imports it.
+SIMULATOR = "fairy_virtual"
+SIMULATOR_SOURCE = Path(fairy_virtual.__file__).parent
 
 # The layers, bottom to top, in the order data flows through a run. A module may import from its own
 # layer and from the layers below it, never from one above. The root `pytest_fairy/__init__.py` (the
@@ -43,9 +49,6 @@ LAYERS: tuple[str, ...] = (
     "brain",  # the brains that decide: scripted, offline (heuristic), Claude
     "report",  # what a run leaves behind: the session store, Allure, tree pictures and diffs
     "replay",  # the decision cache and the build-to-build regression review
-    # The simulated phone and its adbd wire server: beside the product, not under its loop. It implements
-    # the devices' protocols; the loop reaches it through them alone (`TestBed`, `AppSnapshots`).
-    "virtual",
     "plugin",  # pytest: hooks, options, items, fixtures
 )
 ROOT = PACKAGE  # the public face, above every layer
@@ -255,6 +258,39 @@ def test_no_layer_imports_a_higher_one(graph: dict[str, list[Import]]) -> None:
     )
 
 
+def imports_of_the_simulator(root: Path) -> list[str]:
+    """Every import statement under `root` that names the simulator's package, wherever it stands."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            if any(name == SIMULATOR or name.startswith(f"{SIMULATOR}.") for name in names):
+                found.append(f"  {path.relative_to(root.parent)}:{node.lineno}: `{ast.unparse(node)}`")
+    return found
+
+
+def test_the_product_never_imports_the_simulator() -> None:
+    found = imports_of_the_simulator(SOURCE)
+    assert not found, (
+        f"pytest_fairy imports {SIMULATOR}:\n" + "\n".join(found) + "\n\nThe product reaches the simulator "
+        "through the Device protocol, its capabilities (TestBed, AppSnapshots) and the entry point that "
+        "registers it (pytest_fairy/devices/simulator.py), never by import."
+    )
+
+
+def test_the_simulator_check_sees_an_import_hidden_in_a_function(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text(f"def f():\n    from {SIMULATOR}.device import VirtualDevice\n")
+    (tmp_path / "pkg" / "b.py").write_text("import fairy_virtually_something_else\n")
+    assert imports_of_the_simulator(tmp_path / "pkg") == [
+        f"  pkg/a.py:2: `from {SIMULATOR}.device import VirtualDevice`"
+    ]
+
+
 def test_the_graph_sees_hidden_and_package_imports(tmp_path: Path) -> None:
     """The reader itself: lazy, TYPE_CHECKING, relative and through-the-package imports all count."""
     root = tmp_path / "pkg"
@@ -281,7 +317,8 @@ def test_the_graph_sees_hidden_and_package_imports(tmp_path: Path) -> None:
 
 
 def _classes_defined_in_pytest_fairy() -> Iterator[type]:
-    for module in modules_of(SOURCE, PACKAGE):
+    """The classes of the product and of the simulator beside it."""
+    for module in [*modules_of(SOURCE, PACKAGE), *modules_of(SIMULATOR_SOURCE, SIMULATOR)]:
         loaded = importlib.import_module(module)
         for _, cls in inspect.getmembers(loaded, inspect.isclass):
             if cls.__module__ == module:

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.errors import UsageError
 from pytest_fairy.perception.perceive import SECRET_FILL, perceive
 from pytest_fairy.spec.secrets import Secrets, as_placeholders, referenced
-from pytest_fairy.virtual import VirtualDevice
 
 NOTES = Path(__file__).resolve().parents[2] / "example_suites" / "notes" / "app.yaml"
 SECRETS = Secrets({"SHOP_USER": "qa.lead", "SHOP_PASSWORD": 'p<a&ss"word'})

@@ -14,13 +14,13 @@ from pathlib import Path
 
 from wire.wire_helpers import ADB_TIMEOUT, FOOD_APP, NOTES_APP, AdbServer, ServedDevice
 
+from fairy_virtual import VirtualDevice
+from fairy_virtual.loader import load_app_model
+from fairy_virtual.model import AppModel, Latency
+from fairy_virtual.wire import WireServer
 from pytest_fairy.devices.driver import AdbServerAddress, Reconnect, U2Device
 from pytest_fairy.devices.protocol import Device
 from pytest_fairy.perception.hierarchy import Node, parse_hierarchy
-from pytest_fairy.virtual import VirtualDevice
-from pytest_fairy.virtual.loader import load_app_model
-from pytest_fairy.virtual.model import AppModel, Latency
-from pytest_fairy.virtual.wire import WireServer
 
 __all__ = ["FOOD_APP", "NOTES_APP", "Farm", "find", "run_exported", "tap_on", "with_latency"]
 

@@ -23,6 +23,7 @@ import pytest
 from device_helpers import FOOD_PACKAGE, QUICK_RECONNECT, Farm
 from wire.wire_helpers import ADB_TIMEOUT, FOOD_APP, AdbServer, ServedDevice, free_port
 
+from fairy_virtual.catalog import AppModels
 from pytest_fairy.devices.deadline import Deadlines, DeviceNotAnswering, within
 from pytest_fairy.devices.driver import U2Device
 from pytest_fairy.devices.lease import LeaseWarning
@@ -30,7 +31,6 @@ from pytest_fairy.devices.lock import DeviceLock
 from pytest_fairy.devices.pool import DevicePool
 from pytest_fairy.devices.settings import DeviceSettings
 from pytest_fairy.errors import DeviceError, FairyError
-from pytest_fairy.virtual.catalog import AppModels
 
 REPO = Path(__file__).resolve().parents[2]
 LIMIT = 2.0  # seconds: the deadline of every call in these tests
@@ -54,7 +54,7 @@ class Frozen:
 
 @pytest.fixture
 def frozen(adb_server: AdbServer) -> Iterator[Frozen]:
-    command = [sys.executable, "-m", "pytest_fairy.virtual", "serve", "--app", str(FOOD_APP)]
+    command = [sys.executable, "-m", "fairy_virtual", "serve", "--app", str(FOOD_APP)]
     command += ["--port", str(free_port()), "--no-latency"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=REPO)
     served = Frozen(process, "")

@@ -16,7 +16,7 @@ import pytest
 import yaml
 from device_helpers import NOTES_APP, Farm, run_exported
 
-from pytest_fairy.virtual.wire.u2server import METHOD_NOT_FOUND, RpcError, UiautomatorServer
+from fairy_virtual.wire.u2server import METHOD_NOT_FOUND, RpcError, UiautomatorServer
 
 pytestmark = pytest.mark.wire
 

@@ -23,6 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from wire.wire_helpers import ServedDevice, free_port
 
+from fairy_virtual.catalog import AppModels
 from pytest_fairy.devices.claim import LEASE_ERROR_LIMIT, DeviceClaim
 from pytest_fairy.devices.driver import AdbServerAddress
 from pytest_fairy.devices.lease import UNOWNED_MARKER, DeviceLease, LeaseTimeout, LeaseWarning
@@ -39,7 +40,6 @@ from pytest_fairy.devices.protocol import DeviceLost
 from pytest_fairy.devices.settings import DeviceSettings
 from pytest_fairy.errors import DeviceError
 from pytest_fairy.plugin.options import read_config
-from pytest_fairy.virtual.catalog import AppModels
 
 pytestmark = pytest.mark.wire
 
@@ -628,12 +628,12 @@ def test_a_lease_lost_while_an_item_runs_is_reported_by_the_pool(farm: Farm, tmp
 def test_a_pass_seen_while_the_lease_was_lost_is_inconclusive_but_a_defect_stays_a_failure() -> None:
     from dataclasses import replace
 
+    from fairy_virtual import VirtualDevice
     from pytest_fairy.brain.scripted import ScriptedBrain
     from pytest_fairy.explore.explorer import Explorer, Mission
     from pytest_fairy.explore.target import Target
     from pytest_fairy.explore.verdict import Verdict, distrust_if_shared
     from pytest_fairy.spec.model import Oracle, OracleKind
-    from pytest_fairy.virtual import VirtualDevice
 
     target = Target(app_name="麦当劳", package="com.mcdonalds.gma.cn", feature="menu", goal="open 麦乐送")
     passed = Explorer(VirtualDevice(FOOD_APP, latency=False), ScriptedBrain(["tap 麦乐送"])).explore(

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fairy_virtual import VirtualDevice
+from fairy_virtual.catalog import AppModels
 from pytest_fairy.devices.lock import DeviceLock, LockTimeout, acquire_first, default_lock_dir
 from pytest_fairy.devices.pool import DevicePool
 from pytest_fairy.devices.settings import DeviceSettings
-from pytest_fairy.virtual import VirtualDevice
-from pytest_fairy.virtual.catalog import AppModels
 
 REPO = Path(__file__).resolve().parents[2]
 FOOD_MODEL = REPO / "example_suites" / "food" / "app.yaml"

@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
+from fairy_virtual import VirtualDevice
+from fairy_virtual.catalog import AppModels
 from pytest_fairy.devices import queue as queue_module
 from pytest_fairy.devices.lock import DeviceLock, acquire_first
 from pytest_fairy.devices.pool import DevicePool
 from pytest_fairy.devices.queue import DeviceQueue
 from pytest_fairy.devices.settings import DeviceSettings
-from pytest_fairy.virtual import VirtualDevice
-from pytest_fairy.virtual.catalog import AppModels
 
 REPO = Path(__file__).resolve().parents[2]
 FOOD_MODEL = REPO / "example_suites" / "food" / "app.yaml"

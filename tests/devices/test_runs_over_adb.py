@@ -17,9 +17,9 @@ import yaml
 from device_helpers import FOOD_APP, NOTES_APP, Farm
 from wire.wire_helpers import ServedDevice
 
+from fairy_virtual import ActionLogEntry
 from pytest_fairy.devices.lease import DeviceLease
 from pytest_fairy.devices.lease_record import DEFAULT_LEASE_DIR
-from pytest_fairy.virtual import ActionLogEntry
 from tests.verdicts import verdict_counts
 
 pytestmark = pytest.mark.wire

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from device_helpers import FOOD_APP, FOOD_PACKAGE, Farm, find, tap_on, with_latency
 
+from fairy_virtual import ManualClock
+from fairy_virtual.catalog import AppModels
+from fairy_virtual.wire.u2server import METHOD_NOT_FOUND, RpcError, UiautomatorServer
 from pytest_fairy.devices.driver import U2Device
 from pytest_fairy.devices.pool import DevicePool
 from pytest_fairy.devices.protocol import settle_after_action
 from pytest_fairy.devices.settle import Settled, SettleLimits, settle
-from pytest_fairy.virtual import ManualClock
-from pytest_fairy.virtual.catalog import AppModels
-from pytest_fairy.virtual.wire.u2server import METHOD_NOT_FOUND, RpcError, UiautomatorServer
 
 REPO = Path(__file__).resolve().parents[2]
 PICKUP = "到店取餐"

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from device_helpers import Farm
 
+from fairy_virtual import VirtualDevice
+from fairy_virtual.clock import ManualClock
 from pytest_fairy.devices.protocol import toasts_of
 from pytest_fairy.perception.perceive import perceive
-from pytest_fairy.virtual import VirtualDevice
-from pytest_fairy.virtual.clock import ManualClock
 
 pytestmark = pytest.mark.wire
 

@@ -16,10 +16,10 @@ import pytest
 from device_helpers import FOOD_PACKAGE, Farm, find, tap_on
 from wire.wire_helpers import ServedDevice
 
+from fairy_virtual.wire.system import DEFAULT_IME
 from pytest_fairy.devices.driver import U2Device
 from pytest_fairy.devices.typing import U2_IME
 from pytest_fairy.errors import DeviceError
-from pytest_fairy.virtual.wire.system import DEFAULT_IME
 
 pytestmark = pytest.mark.wire
 

@@ -17,9 +17,9 @@ from device_helpers import Farm, run_exported
 from maestro_flows import FlowFailed, run_flow
 from worlds import World, generate, write
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.report.export_maestro import flow_file_name
 from pytest_fairy.report.export_pytest import identifier, reproduction_file_name
-from pytest_fairy.virtual import VirtualDevice
 
 pytestmark = pytest.mark.wire
 

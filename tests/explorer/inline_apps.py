@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy import load_spec
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.explore.briefing import mission_of, target_of
 from pytest_fairy.explore.decisions import Brain
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.record import Exploration, StepRecord, StepSink
-from pytest_fairy.virtual import VirtualDevice
 
 # 去结算 does nothing while the cart is empty, as a working shop may: what it did before 加入购物车 says
 # nothing of what it does after.

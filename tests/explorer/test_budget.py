@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.explore.budget import Budget, BudgetLimits
 from pytest_fairy.explore.decisions import Usage
@@ -14,7 +15,6 @@ from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.run import Run
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
-from pytest_fairy.virtual import VirtualDevice
 
 FOOD = Path(__file__).resolve().parents[2] / "example_suites" / "food"
 LIMITS = BudgetLimits(max_steps=5, wall_seconds=60.0, token_budget=1000, cost_budget=0.25)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Decision, Judgement, Plan, StepContext, Usage
 from pytest_fairy.explore.explorer import Explorer, ExplorerSettings
@@ -18,7 +19,6 @@ from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.screen import Screen
 from pytest_fairy.spec.model import Oracle, OracleKind
-from pytest_fairy.virtual import VirtualDevice
 
 FOOD = Path(__file__).resolve().parents[2] / "example_suites" / "food"
 NEVER = 10**6

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from inline_apps import DEAD_CHECKOUT_APP, SHOP_SPEC, explore_inline
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy import load_spec
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.brain.scripted import ScriptedBrain
@@ -23,7 +24,6 @@ from pytest_fairy.explore.oracles import Finding, Observation
 from pytest_fairy.explore.record import Exploration
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
-from pytest_fairy.virtual import VirtualDevice
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFECTS = ROOT / "example_defects" / "test_notes_defects.yaml"

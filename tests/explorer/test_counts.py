@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy import load_spec
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.explore.briefing import mission_of, target_of
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.report.tree_layout import tree_layout
-from pytest_fairy.virtual import VirtualDevice
 
 FOOD = Path(__file__).resolve().parents[2] / "example_suites" / "food"
 

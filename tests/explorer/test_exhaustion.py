@@ -8,6 +8,7 @@ from pathlib import Path
 
 from inline_apps import DEAD_CHECKOUT_APP, SHOP_APP, SHOP_SPEC, Recorded, explore_inline
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy import load_spec
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.brain.scripted import ScriptedBrain
@@ -16,7 +17,6 @@ from pytest_fairy.explore.decisions import Judgement, StepContext
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.record import Exploration
 from pytest_fairy.explore.verdict import Verdict
-from pytest_fairy.virtual import VirtualDevice
 
 UNTUNED = Path(__file__).resolve().parents[1] / "untuned"
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.brain.scripted import ScriptedBrain
 from pytest_fairy.errors import BrainError, DeviceError, HookError
@@ -21,7 +22,6 @@ from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.screen import Screen
 from pytest_fairy.spec.model import Oracle, OracleKind
-from pytest_fairy.virtual import VirtualDevice
 
 ROOT = Path(__file__).resolve().parents[2]
 FOOD = ROOT / "example_suites" / "food"

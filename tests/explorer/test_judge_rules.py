@@ -3,12 +3,12 @@ judged once per screen until new ground, a brain that stops while the judge says
 
 from __future__ import annotations
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.brain.answers import read_judgement
 from pytest_fairy.explore.decisions import Assessment, Decision, Judgement, Origin, StepContext
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.tree import FeatureStatus
 from pytest_fairy.explore.verdict import Verdict
-from pytest_fairy.virtual import VirtualDevice
 from tests.explorer.test_explorer import Collect
 from tests.explorer.test_witness import FOOD, Witnessing, food_target
 

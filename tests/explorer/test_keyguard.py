@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from fairy_virtual import VirtualDevice
+from fairy_virtual.loader import load_app_model
 from pytest_fairy.brain.scripted import ScriptedBrain
 from pytest_fairy.devices.protocol import AppRef, Key
 from pytest_fairy.errors import UsageError
@@ -20,8 +22,6 @@ from pytest_fairy.perception.layers import LayerKind
 from pytest_fairy.perception.perceive import perceive
 from pytest_fairy.perception.screen import Screen, build_screen
 from pytest_fairy.spec.model import Oracle, OracleKind
-from pytest_fairy.virtual import VirtualDevice
-from pytest_fairy.virtual.loader import load_app_model
 from tests.mail_app import APP, MAIL, write_mail_app
 
 SHADE_DUMP = """<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>

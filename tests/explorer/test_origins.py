@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.brain.scripted import ScriptedBrain
 from pytest_fairy.errors import BrainError, HookError, PerceptionError, UsageError
 from pytest_fairy.explore.action import Action, ActionError, ActionKind
@@ -30,7 +31,6 @@ from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.screen import Screen
 from pytest_fairy.replay import CacheMode, CachingBrain, DecisionCache
 from pytest_fairy.report.store import ItemStore
-from pytest_fairy.virtual import VirtualDevice
 from tests.claude.test_follow_ups import after, follow_up, started
 from tests.explorer.test_explorer import Collect
 

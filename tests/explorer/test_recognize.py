@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.explore.explorer import Explorer, ExplorerSettings
 from pytest_fairy.explore.families import Families
@@ -11,7 +12,6 @@ from pytest_fairy.explore.recognize import Recognizer
 from pytest_fairy.explore.state import StateIdentifier, identify
 from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.perceive import perceive
-from pytest_fairy.virtual import VirtualDevice
 
 FOOD = Path(__file__).resolve().parents[2] / "example_suites" / "food"
 TARGET = Target(app_name="food", package="com.mcdonalds.gma.cn", feature="look around", goal="look", max_steps=3)

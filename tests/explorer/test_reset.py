@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.explore.launch import resets_data
 from pytest_fairy.explore.target import Target
-from pytest_fairy.virtual import VirtualDevice
 
 NOTES = Path(__file__).resolve().parents[2] / "example_suites" / "notes"
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fairy_virtual import ManualClock, VirtualDevice
+from fairy_virtual.loader import load_app_model
+from fairy_virtual.model import AppModel, Latency
 from pytest_fairy.brain.scripted import ScriptedBrain
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.mission import Mission
@@ -12,9 +15,6 @@ from pytest_fairy.explore.oracles import Observation, defects
 from pytest_fairy.explore.run import LOG_OVERLAP
 from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import build_screen
-from pytest_fairy.virtual import ManualClock, VirtualDevice
-from pytest_fairy.virtual.loader import load_app_model
-from pytest_fairy.virtual.model import AppModel, Latency
 from tests.explorer.inline_apps import Recorded
 
 FOOD = Path(__file__).resolve().parents[2] / "example_suites" / "food"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy import load_spec
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.brain.scripted import ScriptedBrain
@@ -15,7 +16,6 @@ from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.spec.model import Spec
 from pytest_fairy.spec.secrets import Secrets
-from pytest_fairy.virtual import VirtualDevice
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "example_login" / "test_notes_login.yaml"

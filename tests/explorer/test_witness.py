@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.brain.scripted import ScriptedBrain
 from pytest_fairy.explore.action import Action, ActionKind
@@ -28,7 +29,6 @@ from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.spec.model import Oracle, OracleKind
-from pytest_fairy.virtual import VirtualDevice
 from tests.explorer.test_explorer import Collect
 
 FOOD = Path(__file__).resolve().parents[2] / "example_suites" / "food"

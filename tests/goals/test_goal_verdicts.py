@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy import load_spec
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.explore.briefing import mission_of, target_of
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.record import Exploration
 from pytest_fairy.explore.verdict import Verdict
-from pytest_fairy.virtual import VirtualDevice
 from tests.explorer.inline_apps import explore_inline
 
 GOALS = Path(__file__).resolve().parent

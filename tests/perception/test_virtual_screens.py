@@ -11,7 +11,7 @@ from pytest_fairy.perception.perceive import perceive
 
 from .marks_text import numbers_in
 
-virtual = pytest.importorskip("pytest_fairy.virtual", reason="the virtual device is not there yet")
+virtual = pytest.importorskip("fairy_virtual", reason="the virtual device is not there yet")
 FOOD = Path(__file__).parents[2] / "example_suites" / "food" / "app.yaml"
 
 

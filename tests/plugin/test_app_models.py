@@ -23,7 +23,7 @@ COUPONS = """\
 COUNTING_CONFTEST = """
 import os
 
-from pytest_fairy.virtual import loader
+from fairy_virtual import loader
 
 
 def pytest_configure(config):

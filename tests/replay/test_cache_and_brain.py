@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.brain.scripted import ScriptedBrain
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Assessment, Decision, Judgement, Plan, StepContext, Usage
@@ -29,7 +30,6 @@ from pytest_fairy.replay.recording import (
     RecordingError,
 )
 from pytest_fairy.spec.model import Oracle, OracleKind
-from pytest_fairy.virtual import VirtualDevice
 from tests.replay.helpers import DIALOG_HEAD, FOOD_APP, NOTICE
 from tests.screens import button, screen_of
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.brain.scripted import ScriptedBrain
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.mission import Mission
@@ -15,7 +16,6 @@ from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.replay import CacheMode, CachingBrain, DecisionCache
 from pytest_fairy.spec.model import Oracle, OracleKind
 from pytest_fairy.spec.secrets import Secrets
-from pytest_fairy.virtual import VirtualDevice
 
 NOTES_APP = Path(__file__).resolve().parents[2] / "example_suites" / "notes"
 PASSWORD = "Passw0rd-typed!"

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings
 from pytest_fairy.brain.claude_api import make_client
 from pytest_fairy.explore.explorer import Explorer
@@ -19,7 +20,6 @@ from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.replay import CacheMode, CachingBrain, DecisionCache
 from pytest_fairy.spec.model import Oracle, OracleKind
-from pytest_fairy.virtual import VirtualDevice
 from tests.claude.fake_api import FakeMessagesAPI
 from tests.replay.helpers import FAKE_KEY, FOOD_APP, delivery_time_model, screen_text, stages
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from maestro_flows import FlowFailed, NotSupported, run_flow
 
-from pytest_fairy.virtual import VirtualDevice
+from fairy_virtual import VirtualDevice
 
 UNTUNED = Path(__file__).resolve().parents[1] / "untuned"
 HEAD = "appId: com.example.xiandaojia\n---\n- launchApp:\n    appId: com.example.xiandaojia\n    clearState: true\n"

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.errors import DeviceError
 from pytest_fairy.explore.record import StepRecord
 from pytest_fairy.explore.target import Target
@@ -22,7 +23,6 @@ from pytest_fairy.report.allure import (
     step_title,
     write_properties,
 )
-from pytest_fairy.virtual import VirtualDevice
 from tests.report.conftest import REPO, AllureRun
 
 NOTES_APP = REPO / "example_suites" / "notes" / "app.yaml"

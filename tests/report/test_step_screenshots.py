@@ -10,6 +10,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageStat
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.explore.decisions import Decision, StepContext
 from pytest_fairy.explore.explorer import Explorer
@@ -18,7 +19,6 @@ from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.perceive import perceive
 from pytest_fairy.perception.som import render_som
 from pytest_fairy.report.store import ItemStore
-from pytest_fairy.virtual import VirtualDevice
 
 FOOD = Path(__file__).resolve().parents[2] / "example_suites" / "food" / "app.yaml"
 TARGET = Target(

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_fairy import Key, VirtualDevice
+from fairy_virtual import VirtualDevice
+from pytest_fairy import Key
 
 HERE = Path(__file__).resolve().parent
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from fairy_virtual import ManualClock, VirtualDevice
 from pytest_fairy import load_spec
-from pytest_fairy.virtual import ManualClock, VirtualDevice
 
 HERE = Path(__file__).resolve().parent
 EXPECTED = yaml.safe_load((HERE / "expected.yaml").read_text(encoding="utf-8"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from virtual_helpers import FOOD, FOOD_PACKAGE, NOTES, NOTES_PACKAGE, tap
 
-from pytest_fairy.virtual import ManualClock, VirtualDevice
+from fairy_virtual import ManualClock, VirtualDevice
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PIL import Image, ImageChops
 from virtual_helpers import FOOD, FOOD_PACKAGE, NOTES, find, tap, texts
 
+from fairy_virtual import ManualClock, VirtualDevice, load_app_model
 from pytest_fairy.devices.protocol import Device, Key
-from pytest_fairy.virtual import ManualClock, VirtualDevice, load_app_model
 
 
 def region_changed(a: Image.Image, b: Image.Image, box: tuple[int, int, int, int]) -> bool:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from virtual_helpers import nodes, tap, texts
 
+from fairy_virtual import ManualClock, VirtualDevice, parse_app_model
 from pytest_fairy.devices.protocol import Key
 from pytest_fairy.perception.hierarchy import parse_hierarchy
-from pytest_fairy.virtual import ManualClock, VirtualDevice, parse_app_model
 
 PKG = "com.example.drawer"
 APP = """

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from lxml import etree
 from virtual_helpers import FOOD, FOOD_PACKAGE, NOTES, NOTES_PACKAGE, find, tap
 
+from fairy_virtual import VirtualDevice, load_app_model
+from fairy_virtual.dump import dump_xml
+from fairy_virtual.views import View, Window
 from pytest_fairy.perception.hierarchy import Bounds, parse_hierarchy
-from pytest_fairy.virtual import VirtualDevice, load_app_model
-from pytest_fairy.virtual.dump import dump_xml
-from pytest_fairy.virtual.views import View, Window
 
 NOTES_MODEL = load_app_model(NOTES)
 REAL_ORDER = [

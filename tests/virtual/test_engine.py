@@ -7,10 +7,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from virtual_helpers import FOOD, FOOD_PACKAGE, NOTES, NOTES_PACKAGE, find, nodes, tap, texts
 
+from fairy_virtual import AppModel, ManualClock, VirtualDevice, load_app_model
 from pytest_fairy.devices.protocol import Key
 from pytest_fairy.errors import DeviceError
 from pytest_fairy.perception.hierarchy import parse_hierarchy
-from pytest_fairy.virtual import AppModel, ManualClock, VirtualDevice, load_app_model
 
 LAUNCHER = "com.android.launcher3"
 

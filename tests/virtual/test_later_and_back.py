@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from virtual_helpers import tap, texts
 
+from fairy_virtual import ManualClock, VirtualDevice, parse_app_model
 from pytest_fairy.devices.protocol import Key
-from pytest_fairy.virtual import ManualClock, VirtualDevice, parse_app_model
 
 PKG = "com.example.later"
 APP = """

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from virtual_helpers import FOOD, NOTES
 
-from pytest_fairy.virtual import AppModelError, load_app_model, parse_app_model
-from pytest_fairy.virtual.expr import evaluate
-from pytest_fairy.virtual.model import Effect
+from fairy_virtual import AppModelError, load_app_model, parse_app_model
+from fairy_virtual.expr import evaluate
+from fairy_virtual.model import Effect
 
 HEADER = """\
 app:

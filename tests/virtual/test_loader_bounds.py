@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_fairy.virtual import AppModelError, load_app_model, parse_app_model
+from fairy_virtual import AppModelError, load_app_model, parse_app_model
 
 MODEL = """\
 app:

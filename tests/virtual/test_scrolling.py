@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from virtual_helpers import nodes, tap, texts
 
-from pytest_fairy.virtual import ManualClock, VirtualDevice, parse_app_model
+from fairy_virtual import ManualClock, VirtualDevice, parse_app_model
 
 PKG = "com.example.scroll"
 APP = """

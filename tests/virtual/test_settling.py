@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from virtual_helpers import FOOD, FOOD_PACKAGE, find, tap
 
+from fairy_virtual import ManualClock, VirtualDevice
+from fairy_virtual.loader import load_app_model
+from fairy_virtual.model import AppModel, Durations, Latency
 from pytest_fairy.devices.protocol import settle_after_action
-from pytest_fairy.virtual import ManualClock, VirtualDevice
-from pytest_fairy.virtual.loader import load_app_model
-from pytest_fairy.virtual.model import AppModel, Durations, Latency
 
 SEARCH = "et_store_search"  # on the pickup screen only
 

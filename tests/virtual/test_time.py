@@ -10,9 +10,9 @@ from functools import cache
 import pytest
 from virtual_helpers import find
 
+from fairy_virtual import ManualClock, VirtualDevice, parse_app_model
+from fairy_virtual.model import AppModel, Durations
 from pytest_fairy.devices.protocol import Key
-from pytest_fairy.virtual import ManualClock, VirtualDevice, parse_app_model
-from pytest_fairy.virtual.model import AppModel, Durations
 
 PKG = "com.example.timer"
 APP = """

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fairy_virtual import VirtualDevice
 from pytest_fairy.perception.hierarchy import Node, parse_hierarchy
-from pytest_fairy.virtual import VirtualDevice
 
 ROOT = Path(__file__).resolve().parents[2]
 FOOD = ROOT / "example_suites" / "food"

@@ -15,8 +15,8 @@ import pytest
 import uiautomator2 as u2
 from wire_helpers import ADB_TIMEOUT, FOOD_APP, AdbServer, ServedDevice, ServeDevice
 
-from pytest_fairy.virtual import VirtualDevice
-from pytest_fairy.virtual.wire import WireServer
+from fairy_virtual import VirtualDevice
+from fairy_virtual.wire import WireServer
 
 
 @pytest.fixture

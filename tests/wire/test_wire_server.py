@@ -1,5 +1,5 @@
 """The adbd transport and server lifecycle, driven by a minimal host written here (no adb binary), the
-JSON-RPC error paths, and the `python -m pytest_fairy.virtual serve` command line."""
+JSON-RPC error paths, and the `python -m fairy_virtual serve` command line."""
 
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ from collections.abc import Iterator
 import pytest
 from wire_helpers import FOOD_APP, REPO
 
-from pytest_fairy.virtual import VirtualDevice
-from pytest_fairy.virtual.wire import WireServer, serve
-from pytest_fairy.virtual.wire.packets import Command, Packet, read_packet
-from pytest_fairy.virtual.wire.system import AndroidSystem
-from pytest_fairy.virtual.wire.u2server import UiautomatorServer
+from fairy_virtual import VirtualDevice
+from fairy_virtual.wire import WireServer, serve
+from fairy_virtual.wire.packets import Command, Packet, read_packet
+from fairy_virtual.wire.system import AndroidSystem
+from fairy_virtual.wire.u2server import UiautomatorServer
 
 HOST_BANNER = b"host::features=shell_v2,cmd,stat_v2\0"
 # How long the flow-control test listens for a WRTE that must not come.
@@ -169,7 +169,7 @@ def test_jsonrpc_selectors_resolve_over_the_dump(rpc: UiautomatorServer) -> None
 
 
 def test_serve_command_prints_where_it_listens_and_stops_on_sigterm() -> None:
-    command = [sys.executable, "-m", "pytest_fairy.virtual", "serve", "--app", str(FOOD_APP), "--port", "0",
+    command = [sys.executable, "-m", "fairy_virtual", "serve", "--app", str(FOOD_APP), "--port", "0",
                "--no-latency", "--serial", "cli"]
     process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -189,6 +189,6 @@ def test_serve_command_prints_where_it_listens_and_stops_on_sigterm() -> None:
 
 
 def test_serve_command_rejects_a_missing_app() -> None:
-    result = subprocess.run([sys.executable, "-m", "pytest_fairy.virtual", "serve", "--app", "/nonexistent"],
+    result = subprocess.run([sys.executable, "-m", "fairy_virtual", "serve", "--app", "/nonexistent"],
                             cwd=REPO, capture_output=True, text=True, timeout=30)
     assert result.returncode == 2 and "error:" in result.stderr

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from wire_helpers import FOOD_APP
 
-from pytest_fairy.virtual import VirtualDevice
-from pytest_fairy.virtual.wire.services import COMMANDS
-from pytest_fairy.virtual.wire.shell import Shell, ShellSyntaxError, tokenize
-from pytest_fairy.virtual.wire.system import AndroidSystem
+from fairy_virtual import VirtualDevice
+from fairy_virtual.wire.services import COMMANDS
+from fairy_virtual.wire.shell import Shell, ShellSyntaxError, tokenize
+from fairy_virtual.wire.system import AndroidSystem
 
 PACKAGE = "com.mcdonalds.gma.cn"
 

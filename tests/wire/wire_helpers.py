@@ -13,8 +13,8 @@ from pathlib import Path
 import adbutils
 import pytest
 
-from pytest_fairy.virtual import VirtualDevice
-from pytest_fairy.virtual.wire import WireServer
+from fairy_virtual import VirtualDevice
+from fairy_virtual.wire import WireServer
 
 REPO = Path(__file__).resolve().parents[2]
 FOOD_APP = REPO / "example_suites" / "food"

@@ -10,8 +10,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fairy_virtual import load_app_model
 from pytest_fairy import load_spec
-from pytest_fairy.virtual import load_app_model
 
 from .generator import CONTENT_BLOCKS, generate
 from .truth import BUG_KINDS, CRASH, DEAD, ERROR, LOST_SETTING, WRONG_SCREEN, Bug, Feature, Twin, World

@@ -13,8 +13,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_fairy import Key, VirtualDevice
-from pytest_fairy.virtual import AppModel, ManualClock
+from fairy_virtual import AppModel, ManualClock, VirtualDevice
+from pytest_fairy import Key
 
 from .truth import Step
 

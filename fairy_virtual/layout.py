@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from fairy_virtual.expr import TextContext, evaluate, expand
+from fairy_virtual.model import AppModel, Element, ExternalScreen, RowList, Scalar, Screen
+from fairy_virtual.views import Target, View, Window, clip
 from pytest_fairy.perception.hierarchy import Bounds
-from pytest_fairy.virtual.expr import TextContext, evaluate, expand
-from pytest_fairy.virtual.model import AppModel, Element, ExternalScreen, RowList, Scalar, Screen
-from pytest_fairy.virtual.views import Target, View, Window, clip
 
 BASE_WIDTH = 1080  # default sizes below are for this width and scale with the screen
 DEFAULT_HEIGHT = 110

@@ -9,10 +9,10 @@ closes it (with `dismiss_on_outside`).
 
 from __future__ import annotations
 
+from fairy_virtual.layout import TOOLBAR_HEIGHT, Layout
+from fairy_virtual.model import Dialog, Element
+from fairy_virtual.views import View, Window
 from pytest_fairy.perception.hierarchy import Bounds
-from pytest_fairy.virtual.layout import TOOLBAR_HEIGHT, Layout
-from pytest_fairy.virtual.model import Dialog, Element
-from pytest_fairy.virtual.views import View, Window
 
 DIALOG_MARGIN = 90
 DIALOG_PADDING = 56

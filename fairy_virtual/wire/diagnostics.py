@@ -11,9 +11,9 @@ import hashlib
 import io
 import struct
 
-from pytest_fairy.virtual.wire.shell import Command, Invocation
-from pytest_fairy.virtual.wire.system import LAUNCHER_PACKAGE
-from pytest_fairy.virtual.wire.toybox import split_flags
+from fairy_virtual.wire.shell import Command, Invocation
+from fairy_virtual.wire.system import LAUNCHER_PACKAGE
+from fairy_virtual.wire.toybox import split_flags
 
 # How often a streaming `logcat` (no -d) looks for new lines.
 LOGCAT_POLL_SECONDS = 0.25

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pytest_fairy.virtual.model import Effect
+from fairy_virtual.model import Effect
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,9 +12,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from fairy_virtual.views import View, Window
 from pytest_fairy.perception.fonts import FontType, font
 from pytest_fairy.perception.hierarchy import Bounds
-from pytest_fairy.virtual.views import View, Window
 
 BASE_WIDTH = 1080
 TEXT_SIZE, TITLE_SIZE, CAPTION_SIZE, SMALL_SIZE = 42, 52, 34, 30

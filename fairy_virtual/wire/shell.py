@@ -13,9 +13,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from fairy_virtual.wire.filesystem import FileSystemError
+from fairy_virtual.wire.system import AndroidSystem
 from pytest_fairy.errors import DeviceError, FairyError
-from pytest_fairy.virtual.wire.filesystem import FileSystemError
-from pytest_fairy.virtual.wire.system import AndroidSystem
 
 SHELL = "/system/bin/sh"
 NOT_FOUND_EXIT = 127

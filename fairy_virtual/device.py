@@ -28,17 +28,17 @@ from typing import Literal, TypeVar
 
 from PIL import Image
 
+from fairy_virtual.clock import Clock, DeviceClock, SystemClock
+from fairy_virtual.dump import dump_xml
+from fairy_virtual.engine import Engine, VirtualAppError
+from fairy_virtual.loader import load_app_model
+from fairy_virtual.logcat import Logcat
+from fairy_virtual.model import AppModel, Durations, Element, Scalar
+from fairy_virtual.render import Renderer
+from fairy_virtual.system import LAUNCHER_PACKAGE, SYSTEM_PACKAGES
+from fairy_virtual.views import Window
 from pytest_fairy.devices.protocol import AppRef, DeviceInfo, Key
 from pytest_fairy.errors import DeviceError
-from pytest_fairy.virtual.clock import Clock, DeviceClock, SystemClock
-from pytest_fairy.virtual.dump import dump_xml
-from pytest_fairy.virtual.engine import Engine, VirtualAppError
-from pytest_fairy.virtual.loader import load_app_model
-from pytest_fairy.virtual.logcat import Logcat
-from pytest_fairy.virtual.model import AppModel, Durations, Element, Scalar
-from pytest_fairy.virtual.render import Renderer
-from pytest_fairy.virtual.system import LAUNCHER_PACKAGE, SYSTEM_PACKAGES
-from pytest_fairy.virtual.views import Window
 
 KEYCODE_HOME, KEYCODE_BACK, KEYCODE_ENTER, KEYCODE_DEL = 3, 4, 66, 67
 

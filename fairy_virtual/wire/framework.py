@@ -10,10 +10,10 @@ from __future__ import annotations
 import hashlib
 from functools import partial
 
+from fairy_virtual.wire.shell import Command, Invocation
+from fairy_virtual.wire.system import SYSTEM_PACKAGES
+from fairy_virtual.wire.toybox import split_flags
 from pytest_fairy.errors import DeviceError
-from pytest_fairy.virtual.wire.shell import Command, Invocation
-from pytest_fairy.virtual.wire.system import SYSTEM_PACKAGES
-from pytest_fairy.virtual.wire.toybox import split_flags
 
 DEFAULT_DENSITY = 440
 SWIPE_DEFAULT_MS = 300

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pytest_fairy.virtual.device import VirtualDevice
-    from pytest_fairy.virtual.model import AppModel
+    from fairy_virtual.device import VirtualDevice
+    from fairy_virtual.model import AppModel
 
 
 class AppModels:
@@ -29,7 +29,7 @@ class AppModels:
     def load(self, source: str | Path) -> AppModel:
         """The checked model of `source` (a file, or a folder meaning `<folder>/app.yaml`); raises
         AppModelError the first time and every time it is asked again."""
-        from pytest_fairy.virtual.loader import load_app_model
+        from fairy_virtual.loader import load_app_model
 
         path = Path(source)
         path = (path / "app.yaml" if path.is_dir() else path).resolve()
@@ -42,6 +42,6 @@ class AppModels:
     def open_device(self, source: str | Path, serial: str) -> VirtualDevice:
         """A new virtual device running the model of `source`, without simulated latency (the run's
         in-process device)."""
-        from pytest_fairy.virtual.device import VirtualDevice
+        from fairy_virtual.device import VirtualDevice
 
         return VirtualDevice(self.load(source), serial=serial, latency=False)

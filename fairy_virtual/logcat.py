@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from pytest_fairy.virtual.clock import Clock
+from fairy_virtual.clock import Clock
 
 MAX_LOG_LINES = 5000  # like the ring buffer of a real device: old lines fall off
 

@@ -13,8 +13,7 @@ import socket
 import threading
 from collections.abc import Callable
 
-from pytest_fairy.errors import FairyError
-from pytest_fairy.virtual.wire.packets import (
+from fairy_virtual.wire.packets import (
     DEVICE_MAX_PAYLOAD,
     PROTOCOL_VERSION,
     Command,
@@ -22,6 +21,7 @@ from pytest_fairy.virtual.wire.packets import (
     ProtocolError,
     read_packet,
 )
+from pytest_fairy.errors import FairyError
 
 log = logging.getLogger(__name__)
 

@@ -12,15 +12,15 @@ type into), Back and Home do nothing, and the keyguard is the window in front.
 
 from __future__ import annotations
 
+from fairy_virtual.clock import DeviceClock
+from fairy_virtual.layout import Layout, UiState
+from fairy_virtual.logcat import Logcat
+from fairy_virtual.model import AppModel, ExternalScreen
+from fairy_virtual.panels import dialog_window, with_drawer
+from fairy_virtual.runtime import AppRuntime, VirtualAppError
+from fairy_virtual.system import SystemUi
+from fairy_virtual.views import View, Window, find, hit, scrollable_at, swipeable_at
 from pytest_fairy.perception.hierarchy import Bounds
-from pytest_fairy.virtual.clock import DeviceClock
-from pytest_fairy.virtual.layout import Layout, UiState
-from pytest_fairy.virtual.logcat import Logcat
-from pytest_fairy.virtual.model import AppModel, ExternalScreen
-from pytest_fairy.virtual.panels import dialog_window, with_drawer
-from pytest_fairy.virtual.runtime import AppRuntime, VirtualAppError
-from pytest_fairy.virtual.system import SystemUi
-from pytest_fairy.virtual.views import View, Window, find, hit, scrollable_at, swipeable_at
 
 __all__ = ["Engine", "VirtualAppError"]  # VirtualAppError: the device imports it from here
 

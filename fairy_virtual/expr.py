@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 
+from fairy_virtual.model import Scalar
 from pytest_fairy.errors import UsageError
-from pytest_fairy.virtual.model import Scalar
 
 
 class ExpressionError(UsageError):

@@ -1,6 +1,6 @@
-"""`python -m pytest_fairy.virtual serve --app PATH [--port PORT]`: a virtual device for real adb.
+"""`python -m fairy_virtual serve --app PATH [--port PORT]`: a virtual device for real adb.
 
-    $ python -m pytest_fairy.virtual serve --app example_suites/food --port 0
+    $ python -m fairy_virtual serve --app example_suites/food --port 0
     virtual device 'virtual' (com.mcdonalds.gma.cn) on 127.0.0.1:40123; run: adb connect 127.0.0.1:40123
 
 Runs until Ctrl-C or SIGTERM. Then `adb shell`, adbutils and uiautomator2 drive it as a phone.
@@ -15,8 +15,8 @@ import threading
 from pathlib import Path
 from types import FrameType
 
-from pytest_fairy.virtual import AppModelError, VirtualDevice
-from pytest_fairy.virtual.wire import WireServer, WireServerError
+from fairy_virtual import AppModelError, VirtualDevice
+from fairy_virtual.wire import WireServer, WireServerError
 
 # How often the main thread wakes to notice Ctrl-C while it waits.
 WAKE_SECONDS = 0.5
@@ -24,7 +24,7 @@ WAKE_SECONDS = 0.5
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m pytest_fairy.virtual",
+        prog="python -m fairy_virtual",
         description="Serve the virtual Android device over adb's wire protocol.",
     )
     commands = parser.add_subparsers(dest="command", required=True)

@@ -10,8 +10,8 @@ import re
 import stat
 import time
 
-from pytest_fairy.virtual.wire.filesystem import FileSystemError, normalize
-from pytest_fairy.virtual.wire.shell import NOT_FOUND_EXIT, Command, Invocation
+from fairy_virtual.wire.filesystem import FileSystemError, normalize
+from fairy_virtual.wire.shell import NOT_FOUND_EXIT, Command, Invocation
 
 # `sleep` in a virtual shell stops early when the host hangs up; this caps one call regardless.
 MAX_SLEEP_SECONDS = 60.0

@@ -11,14 +11,14 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable
 
-from pytest_fairy.virtual.wire.diagnostics import COMMANDS as DIAGNOSTICS_COMMANDS
-from pytest_fairy.virtual.wire.framework import COMMANDS as FRAMEWORK_COMMANDS
-from pytest_fairy.virtual.wire.shell import Command, Shell
-from pytest_fairy.virtual.wire.sync import SyncService
-from pytest_fairy.virtual.wire.system import AndroidSystem
-from pytest_fairy.virtual.wire.toybox import COMMANDS as TOYBOX_COMMANDS
-from pytest_fairy.virtual.wire.transport import ServiceHandler, Stream, StreamClosed
-from pytest_fairy.virtual.wire.u2server import app_process
+from fairy_virtual.wire.diagnostics import COMMANDS as DIAGNOSTICS_COMMANDS
+from fairy_virtual.wire.framework import COMMANDS as FRAMEWORK_COMMANDS
+from fairy_virtual.wire.shell import Command, Shell
+from fairy_virtual.wire.sync import SyncService
+from fairy_virtual.wire.system import AndroidSystem
+from fairy_virtual.wire.toybox import COMMANDS as TOYBOX_COMMANDS
+from fairy_virtual.wire.transport import ServiceHandler, Stream, StreamClosed
+from fairy_virtual.wire.u2server import app_process
 
 # What the device tells the host it can do (the `features=` of its CNXN banner).
 FEATURES = ("shell_v2", "cmd", "stat_v2", "ls_v2", "fixed_push_mkdir")

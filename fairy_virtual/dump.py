@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from pytest_fairy.virtual.views import View, Window
+from fairy_virtual.views import View, Window
 
 XML_DECLARATION = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>"
 INDENT = "  "

@@ -12,14 +12,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from pytest_fairy.errors import UsageError
-from pytest_fairy.perception.hierarchy import Bounds
-from pytest_fairy.virtual.clock import DeviceClock
-from pytest_fairy.virtual.expr import TextContext, evaluate, expand
-from pytest_fairy.virtual.layout import UiState
-from pytest_fairy.virtual.logcat import Logcat
-from pytest_fairy.virtual.model import Anr, AppModel, Effect, ExternalScreen, Scalar, Toast
-from pytest_fairy.virtual.system import (
+from fairy_virtual.clock import DeviceClock
+from fairy_virtual.expr import TextContext, evaluate, expand
+from fairy_virtual.layout import UiState
+from fairy_virtual.logcat import Logcat
+from fairy_virtual.model import Anr, AppModel, Effect, ExternalScreen, Scalar, Toast
+from fairy_virtual.system import (
     ERROR_DIALOG_ACTIVITY,
     LAUNCHER_ACTIVITY,
     LAUNCHER_PACKAGE,
@@ -30,7 +28,9 @@ from pytest_fairy.virtual.system import (
     anr_log,
     crash_log,
 )
-from pytest_fairy.virtual.timers import Timers
+from fairy_virtual.timers import Timers
+from pytest_fairy.errors import UsageError
+from pytest_fairy.perception.hierarchy import Bounds
 
 MAX_REDIRECTS = 8  # on_show redirecting to a screen whose on_show redirects... is a model bug
 PID_RANGE = (4000, 32000)

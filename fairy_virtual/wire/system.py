@@ -12,10 +12,10 @@ import threading
 from collections.abc import Callable
 from typing import Protocol, TypeVar, runtime_checkable
 
+from fairy_virtual.wire.filesystem import DEFAULT_FILE_MODE, MemoryFileSystem
+from fairy_virtual.wire.transport import ServiceHandler
 from pytest_fairy.devices.protocol import Device, Diagnostics
 from pytest_fairy.errors import DeviceError
-from pytest_fairy.virtual.wire.filesystem import DEFAULT_FILE_MODE, MemoryFileSystem
-from pytest_fairy.virtual.wire.transport import ServiceHandler
 
 T = TypeVar("T")
 

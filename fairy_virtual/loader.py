@@ -15,9 +15,9 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from fairy_virtual.expr import ExpressionError, check_tokens, condition_names
+from fairy_virtual.model import AppModel, Effect, Element
 from pytest_fairy.errors import UsageError
-from pytest_fairy.virtual.expr import ExpressionError, check_tokens, condition_names
-from pytest_fairy.virtual.model import AppModel, Effect, Element
 
 Loc = tuple[str | int, ...]
 

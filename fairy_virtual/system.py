@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from fairy_virtual.model import Permission
+from fairy_virtual.views import Target, View, Window
 from pytest_fairy.perception.hierarchy import Bounds
-from pytest_fairy.virtual.model import Permission
-from pytest_fairy.virtual.views import Target, View, Window
 
 LAUNCHER_PACKAGE = "com.android.launcher3"
 LAUNCHER_ACTIVITY = "com.android.launcher3.uioverrides.QuickstepLauncher"

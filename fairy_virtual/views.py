@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from fairy_virtual.model import Effect, Element
 from pytest_fairy.perception.hierarchy import Bounds
-from pytest_fairy.virtual.model import Effect, Element
 
 WindowKind = Literal["app", "dialog", "sheet", "popup", "drawer", "system", "launcher"]
 

@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import TracebackType
 
+from fairy_virtual.wire.services import banner, resolver
+from fairy_virtual.wire.system import AndroidSystem, WiredDevice
+from fairy_virtual.wire.transport import AdbdConnection
 from pytest_fairy.errors import FairyError
-from pytest_fairy.virtual.wire.services import banner, resolver
-from pytest_fairy.virtual.wire.system import AndroidSystem, WiredDevice
-from pytest_fairy.virtual.wire.transport import AdbdConnection
 
 log = logging.getLogger(__name__)
 

@@ -13,9 +13,9 @@ import stat
 import struct
 import zlib
 
-from pytest_fairy.virtual.wire.filesystem import FileSystemError, MemoryFileSystem
-from pytest_fairy.virtual.wire.system import AndroidSystem
-from pytest_fairy.virtual.wire.transport import Stream, StreamClosed
+from fairy_virtual.wire.filesystem import FileSystemError, MemoryFileSystem
+from fairy_virtual.wire.system import AndroidSystem
+from fairy_virtual.wire.transport import Stream, StreamClosed
 
 MAX_PATH = 1024
 MAX_DATA_CHUNK = 64 * 1024  # SYNC_DATA_MAX in adb

@@ -16,13 +16,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from fairy_virtual.wire.selector import SelectorError, describe, find, object_info
+from fairy_virtual.wire.shell import Invocation
+from fairy_virtual.wire.system import AndroidSystem
+from fairy_virtual.wire.transport import Stream
 from pytest_fairy.devices.protocol import Key
 from pytest_fairy.errors import DeviceError, FairyError, PerceptionError
 from pytest_fairy.perception.hierarchy import Node
-from pytest_fairy.virtual.wire.selector import SelectorError, describe, find, object_info
-from pytest_fairy.virtual.wire.shell import Invocation
-from pytest_fairy.virtual.wire.system import AndroidSystem
-from pytest_fairy.virtual.wire.transport import Stream
 
 log = logging.getLogger(__name__)
 
