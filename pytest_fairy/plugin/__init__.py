@@ -37,6 +37,7 @@ from pytest_fairy.plugin.outcomes import (
     mark_inconclusive,
 )
 from pytest_fairy.plugin.run import RUN_KEY, SESSION_INPUT, FairyRun
+from pytest_fairy.plugin.signals import TermAsInterrupt
 from pytest_fairy.plugin.sinks import write_summary
 
 # pytest registers the fixtures it finds on the entry-point module: these are imported for that.
@@ -51,9 +52,14 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     pluginmanager.add_hookspecs(hookspecs)
 
 
+TERM_KEY = pytest.StashKey[TermAsInterrupt]()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[RUN_KEY] = FairyRun.configure(config)
     config.pluginmanager.register(InconclusiveReports(config), "fairy-inconclusive")
+    config.stash[TERM_KEY] = term = TermAsInterrupt()
+    term.install()
 
 
 @pytest.hookimpl(wrapper=True)
@@ -92,6 +98,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    if TERM_KEY in config.stash:
+        config.stash[TERM_KEY].uninstall()
     if RUN_KEY in config.stash:
         config.stash[RUN_KEY].close()
 
