@@ -4,8 +4,9 @@ Owns: the `Device` protocol (the few calls the loop needs) and the `Diagnostics`
 versions); the uiautomator2 / adbutils driver for real devices and its checks at session start; the
 cross-process lock, the on-device lease and the claim that holds both; the pool that hands a device to
 each item. adbutils and uiautomator2 errors become `DeviceError` here and go no further.
-May import: `pytest_fairy.errors`. The virtual device implements these protocols from above; the pool
-is handed a way to open one, so it never imports it.
+May import: `pytest_fairy.errors`. The virtual device (the `fairy_virtual` package beside this one)
+implements these protocols; `simulator` finds it by its entry point and the pool is handed a way to open
+one, so neither imports it.
 """
 
 from pytest_fairy.devices.protocol import (
