@@ -4,15 +4,15 @@ It keeps a frontier of untried elements per state, tries the ones most relevant 
 (goal, sub-feature and done-when words; the scoring is brain/candidates.py), fills text fields with
 plausible values, scrolls lists a bounded number of times, backs out of dialogs and pages whose frontier
 is spent, and declares the feature explored when the start page has nothing left to try. A feature
-with no done-when is an open exploration: every screen's every action is worth a step (brain/coverage.py).
-It is the default without an API key and the baseline an LLM brain has to beat.
+with no done-when is an open exploration: every screen's every action is worth a step
+(brain/open_exploration.py). It is the default without an API key and the baseline an LLM brain has to beat.
 """
 
 from __future__ import annotations
 
 from pytest_fairy.brain.candidates import Candidate, Focus, best, find_candidates
-from pytest_fairy.brain.coverage import Coverage, Tier
 from pytest_fairy.brain.frontier import Frontier
+from pytest_fairy.brain.open_exploration import OpenExploration, Tier
 from pytest_fairy.brain.retries import Retries
 from pytest_fairy.brain.samples import Samples
 from pytest_fairy.brain.scrolling import ListScrolls
@@ -34,7 +34,7 @@ class OfflineBrain:
         self._samples = Samples()
         self._scrolls = ListScrolls()
         self._walk = WalkBack()
-        self._coverage = Coverage()
+        self._spread = OpenExploration()
         self._open = False  # the feature has no done-when: an open exploration
         # The feature's elements to try again once the app's data changed, and the last one tried.
         self._retries = Retries()
@@ -90,16 +90,16 @@ class OfflineBrain:
         self._frontier.count(state, len(leading), len(untried) - len(leading))
         if leading:
             return self._try(state, best(leading), ctx, candidates)
-        if self._open and self._coverage.back_untried(state) and not outside:
+        if self._open and self._spread.back_untried(state) and not outside:
             # Back is one of this page's actions too, and an untried one is a way not yet taken.
-            self._coverage.backed(state)
+            self._spread.backed(state)
             return self._chose(
                 state, Action(ActionKind.BACK), "back|", "", "every element here tried: go back"
             )
         return self._elsewhere(ctx, untried, candidates)
 
     def _first_tier(self, untried: list[Candidate], labels: dict[str, str]) -> list[Candidate]:
-        """An open exploration's next candidates: the lowest tier of the untried (brain/coverage.py)."""
+        """An open exploration's next candidates: the lowest tier of the untried (`open_exploration.Tier`)."""
         if not untried:
             return []
         tiers = {id(c): self._tier(c, labels.get(c.ref, "")) for c in untried}
@@ -154,7 +154,7 @@ class OfflineBrain:
         if candidate.action.kind is ActionKind.SCROLL:
             # Offered only while the list has more rows (candidates.find_candidates).
             if self._open:
-                return self._coverage.scroll_worth(
+                return self._spread.scroll_worth(
                     state, candidate.ref, self._scrolls.counts(state)[candidate.ref]
                 )
             return True
@@ -162,7 +162,7 @@ class OfflineBrain:
             return True
         if self._open:
             # Every page's every element, unless it changed nothing wherever it was tried.
-            return not self._coverage.dead(candidate.ref, self._samples.family(candidate.ref))
+            return not self._spread.dead(candidate.ref, self._samples.family(candidate.ref))
         row = self._samples.worth(candidate.ref, label, relevant=candidate.relevant, named=candidate.named)
         if row is not None:
             return row
@@ -212,19 +212,19 @@ class OfflineBrain:
         """Remember where the last action led, to find the way back to pages with work left, and which
         list a scroll found at its end (it moved nothing)."""
         if self._last is None:
-            self._coverage.saw(state, ctx.screen)
+            self._spread.saw(state, ctx.screen)
             return
         before, key, kind, ref = self._last
         self._last = None
         changed = before != state or (ctx.last is not None and ctx.last.kind is not OutcomeKind.NO_CHANGE)
         if kind is ActionKind.SCROLL:
-            self._coverage.saw(state, ctx.screen, scrolled=ref if before == state else "")
+            self._spread.saw(state, ctx.screen, scrolled=ref if before == state else "")
             if before == state and ctx.last is not None:
                 self._scrolls.moved(state, ref, changed=changed)
             return
-        self._coverage.saw(state, ctx.screen)
+        self._spread.saw(state, ctx.screen)
         if kind in (ActionKind.TAP, ActionKind.LONG_TAP) and ref:
-            self._coverage.acted(ref, self._samples.family(ref), changed=changed)
+            self._spread.acted(ref, self._samples.family(ref), changed=changed)
         if before != state:
             self._filled_here.clear()
         self._walk.learn(before, key, kind, ref, state)

@@ -1,6 +1,6 @@
 """An open exploration (a feature with no done-when): every screen's every action is worth a step.
 
-The rules one by one on the `Coverage` memory, then on a small app explored both ways: as an open
+The rules one by one on the `OpenExploration` memory, then on a small app explored both ways: as an open
 exploration, and as a feature whose done-when is never met (the search for a target keeps its own rules).
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_fairy.brain.coverage import DEAD_AFTER, Coverage
+from pytest_fairy.brain.open_exploration import DEAD_AFTER, OpenExploration
 from pytest_fairy.brain.samples import FAMILY_SAMPLE
 from pytest_fairy.explore.record import StepRecord
 from tests.explorer.inline_apps import Recorded, explore_inline
@@ -31,45 +31,45 @@ def clips(first: int, last: int) -> list[V]:
 
 
 def test_an_element_that_changed_nothing_is_not_tried_elsewhere() -> None:
-    coverage = Coverage()
-    coverage.acted("content/btn_like", "content/btn_like", changed=False)
-    assert coverage.dead("content/btn_like", "content/btn_like")
-    assert not coverage.dead("content/btn_share", "content/btn_share")
+    memory = OpenExploration()
+    memory.acted("content/btn_like", "content/btn_like", changed=False)
+    assert memory.dead("content/btn_like", "content/btn_like")
+    assert not memory.dead("content/btn_share", "content/btn_share")
 
 
 def test_an_element_that_did_something_once_stays_worth_a_try() -> None:
-    coverage = Coverage()
-    coverage.acted("content/btn_save", "content/btn_save", changed=False)
-    coverage.acted("content/btn_save", "content/btn_save", changed=True)
-    assert not coverage.dead("content/btn_save", "content/btn_save")
+    memory = OpenExploration()
+    memory.acted("content/btn_save", "content/btn_save", changed=False)
+    memory.acted("content/btn_save", "content/btn_save", changed=True)
+    assert not memory.dead("content/btn_save", "content/btn_save")
 
 
 def test_rows_whose_siblings_changed_nothing_are_dead_too() -> None:
-    coverage = Coverage()
+    memory = OpenExploration()
     for i in range(1, DEAD_AFTER + 1):
-        coverage.acted(f"rv_videos/item[视频 {i}]", "rv_videos/item", changed=False)
-    assert coverage.dead("rv_videos/item[视频 9]", "rv_videos/item")
+        memory.acted(f"rv_videos/item[视频 {i}]", "rv_videos/item", changed=False)
+    assert memory.dead("rv_videos/item[视频 9]", "rv_videos/item")
     # A sibling that did something keeps the family alive.
-    coverage.acted("rv_videos/item[视频 5]", "rv_videos/item", changed=True)
-    assert not coverage.dead("rv_videos/item[视频 9]", "rv_videos/item")
+    memory.acted("rv_videos/item[视频 5]", "rv_videos/item", changed=True)
+    assert not memory.dead("rv_videos/item[视频 9]", "rv_videos/item")
 
 
 def test_a_list_is_scrolled_again_only_while_its_scrolls_show_a_new_kind_of_element() -> None:
-    coverage = Coverage()
-    coverage.saw("home", screen_of(*clips(1, 6)))
-    assert coverage.scroll_worth("home", "rv_clips", scrolled=0)
+    memory = OpenExploration()
+    memory.saw("home", screen_of(*clips(1, 6)))
+    assert memory.scroll_worth("home", "rv_clips", scrolled=0)
     more_rows = clips(6, 11)
-    coverage.saw("home", screen_of(*more_rows), scrolled="rv_clips")
-    assert not coverage.scroll_worth("home", "rv_clips", scrolled=1)
-    coverage.saw("home", screen_of(*more_rows, button("用户协议", 12)), scrolled="rv_clips")
-    assert coverage.scroll_worth("home", "rv_clips", scrolled=2)
+    memory.saw("home", screen_of(*more_rows), scrolled="rv_clips")
+    assert not memory.scroll_worth("home", "rv_clips", scrolled=1)
+    memory.saw("home", screen_of(*more_rows, button("用户协议", 12)), scrolled="rv_clips")
+    assert memory.scroll_worth("home", "rv_clips", scrolled=2)
 
 
 def test_back_is_an_action_of_each_screen_taken_once() -> None:
-    coverage = Coverage()
-    assert coverage.back_untried("detail")
-    coverage.backed("detail")
-    assert not coverage.back_untried("detail") and coverage.back_untried("home")
+    memory = OpenExploration()
+    assert memory.back_untried("detail")
+    memory.backed("detail")
+    assert not memory.back_untried("detail") and memory.back_untried("home")
 
 
 # -- on an app --------------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ class Tier(IntEnum):
     SCROLL = 2
 
 
-class Coverage:
+class OpenExploration:
     """What an open exploration remembers: elements that did nothing, screens Back was taken on, and what
     each list's last scroll showed."""
 
