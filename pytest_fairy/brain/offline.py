@@ -210,21 +210,23 @@ class OfflineBrain:
 
     def _learn(self, state: str, ctx: StepContext) -> None:
         """Remember where the last action led, to find the way back to pages with work left, and which
-        list a scroll found at its end (it moved nothing)."""
-        if self._last is None:
-            self._spread.saw(state, ctx.screen)
+        list a scroll found at its end (it moved nothing); in an open exploration, what each action did."""
+        last, self._last = self._last, None
+        if last is None:
+            if self._open:
+                self._spread.saw(state, ctx.screen)
             return
-        before, key, kind, ref = self._last
-        self._last = None
+        before, key, kind, ref = last
         changed = before != state or (ctx.last is not None and ctx.last.kind is not OutcomeKind.NO_CHANGE)
+        scrolled_here = kind is ActionKind.SCROLL and before == state
+        if self._open:
+            self._spread.saw(state, ctx.screen, scrolled=ref if scrolled_here else "")
+            if kind in (ActionKind.TAP, ActionKind.LONG_TAP) and ref:
+                self._spread.acted(ref, self._samples.family(ref), changed=changed)
         if kind is ActionKind.SCROLL:
-            self._spread.saw(state, ctx.screen, scrolled=ref if before == state else "")
-            if before == state and ctx.last is not None:
+            if scrolled_here and ctx.last is not None:
                 self._scrolls.moved(state, ref, changed=changed)
             return
-        self._spread.saw(state, ctx.screen)
-        if kind in (ActionKind.TAP, ActionKind.LONG_TAP) and ref:
-            self._spread.acted(ref, self._samples.family(ref), changed=changed)
         if before != state:
             self._filled_here.clear()
         self._walk.learn(before, key, kind, ref, state)
