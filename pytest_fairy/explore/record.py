@@ -28,7 +28,8 @@ class StepRecord:
     action: str | None
     reasoning: str
     expected: str = ""
-    reached: str = ""
+    reached: str = ""  # the state the action led to, and its screen's title as the feature tree keeps it
+    reached_title: str = ""
     outcome: str = ""
     guard: VerdictKind = VerdictKind.OK  # what the loop guard said of this step
     guard_reason: str = ""
@@ -48,12 +49,6 @@ class StepRecord:
     # The Set-of-Mark screenshot of the screen the action was taken on, encoded off the loop (WebP):
     # `screenshot.data()` waits for its bytes. Not a key of steps.jsonl (the store writes a file).
     screenshot: StepScreenshot = NO_SCREENSHOT
-
-    @property
-    def heading(self) -> str:
-        """The step in words, as the report titles it: `3. tap [7] 预约送餐 -> state_menu_e960fb61`."""
-        action = self.action or "observe"
-        return f"{self.step}. {action}" + (f" -> {self.reached}" if self.reached else "")
 
 
 @dataclass(frozen=True)

@@ -116,7 +116,8 @@ class Run:
             self.coverage.acted(
                 course.steps, attempt.state, attempt.key, attempt.action, outcome, state, screens
             )
-        return Arrival(seen, state, course.steps, change, outcome, attempt)
+        title = self.tree.states[state.key].title
+        return Arrival(seen, state, course.steps, change, outcome, attempt, title)
 
     def watch(self, arrival: Arrival) -> GuardVerdict:
         """The loop guard's word on this screen: ok, warn, escape or stop."""

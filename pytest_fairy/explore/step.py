@@ -87,6 +87,7 @@ class Arrival:
     change: RecordResult  # what the feature tree learnt from it
     outcome: Outcome | None = None
     attempt: Attempt | None = None
+    title: str = ""  # the state's screen title, as the feature tree keeps it (its first non-empty one)
 
     @property
     def record(self) -> StepRecord | None:
@@ -94,7 +95,8 @@ class Arrival:
         if self.attempt is None:
             return None
         outcome = str(self.outcome) if self.outcome else ""
-        return replace(self.attempt.record, reached=self.state.name, outcome=outcome)
+        record = self.attempt.record
+        return replace(record, reached=self.state.name, reached_title=self.title, outcome=outcome)
 
 
 def outcome_of(attempt: Attempt | None, state: StateId, change: RecordResult) -> Outcome | None:

@@ -88,11 +88,11 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """With --alluredir, tidy what allure-pytest wrote (report/allure_tidy.py), once, by the process that
+    """With --alluredir, tidy what allure-pytest wrote (report/allure_adapter.py), once, by the process that
     runs last: the controller under xdist, after every worker is done."""
     results = getattr(session.config.option, "allure_report_dir", None)
     if results and not hasattr(session.config, "workerinput"):
-        from pytest_fairy.report.allure_tidy import tidy
+        from pytest_fairy.report.allure_adapter import tidy
 
         tidy(Path(results))
 

@@ -5,10 +5,10 @@ It is a StepSink like the session store; the plugin adds it only when allure-pyt
 
 Each exploration step becomes an Allure step titled with the action in words and the state it reached
 (`3. tap [7] 预约送餐 → 菜单 [state_menu_e960fb61]`), holding the step's Set-of-Mark screenshot, the
-reasoning and the loop guard's warning. The title needs the *reached* screen's title, which is only known
-when the next step (taken on that screen) arrives, so a step is written one step late; the last one is
-written by `finish`, which also knows the verdict and marks the step that shows an app defect as failed.
-`where_shown` words the same step for the failure message, so the message leads to the step.
+reasoning and the loop guard's warning. A step is written once, when the explorer hands it over with
+where it led; `finish` knows the verdict and marks the step that showed an app defect (its action led to
+the defect on screen, or it is the evidence of a done-when never seen) as failed. `where_shown` words the
+same step for the failure message, so the message leads to the step.
 
 A step's screenshot is registered in its Allure step at once and written into the results folder from the
 encoder's thread when its bytes are there (a hard link to the session store's file where it can be);
@@ -33,19 +33,21 @@ from pytest_fairy.explore.guard import VerdictKind
 from pytest_fairy.explore.record import Exploration, StepRecord
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
+from pytest_fairy.report.allure_adapter import (
+    AllureAttachment,
+    close_step,
+    fail_step,
+    new_attachment,
+    open_step,
+    step_attachments,
+    step_result,
+)
 from pytest_fairy.report.allure_environment import (  # noqa: F401 - where readers have found them
     AllureEnvironment,
     ReportLimits,
     device_facts,
     read_properties,
     write_properties,
-)
-from pytest_fairy.report.allure_steps import (
-    AllureAttachment,
-    close_step,
-    new_attachment,
-    open_step,
-    step_attachments,
 )
 from pytest_fairy.report.exports import exports
 from pytest_fairy.report.policy import ArtifactPolicy
@@ -54,11 +56,9 @@ from pytest_fairy.report.tree_picture import tree_png
 from pytest_fairy.text import one_line
 
 
-def step_title(record: StepRecord, reached_title: str = "") -> str:
+def step_title(record: StepRecord) -> str:
     """The step in words: `3. tap [7] 预约送餐 → 菜单 [state_menu_e960fb61]`, flagged when guarded."""
-    title = f"{record.step}. {record.action or 'observe'}"
-    if record.reached:
-        title += f" → {reached_title} [{record.reached}]" if reached_title else f" → {record.reached}"
+    title = _heading(record.step, record.action, record.reached, record.reached_title)
     if record.denial:
         title += " (denied by the risk policy)"
     if record.escape:
@@ -66,6 +66,13 @@ def step_title(record: StepRecord, reached_title: str = "") -> str:
     elif record.guard != VerdictKind.OK:
         title += f" (loop guard: {record.guard})"
     return title
+
+
+def _heading(step: int, action: str | None, reached: str, reached_title: str) -> str:
+    heading = f"{step}. {action or 'observe'}"
+    if reached:
+        heading += f" → {reached_title} [{reached}]" if reached_title else f" → {reached}"
+    return heading
 
 
 def screenshot_name(step: int, screen_title: str) -> str:
@@ -77,8 +84,8 @@ def where_shown(result: Exploration) -> str:
 
     A failure's is the step whose action showed the defect (`Exploration.at_step`: for a done-when never
     seen, the evidence step, often long before the end); any other verdict's is the last step. That step
-    (titled as `step_title` titles it) and its screenshot are where to look. The title is rebuilt from the
-    feature tree, which knows the transition's action and the reached state's name and screen title.
+    (titled as `step_title` titles it, less the loop guard's flags) and its screenshot are where to look,
+    named from the feature tree, which knows the transition's action and the reached state's name and title.
     """
     tree = result.tree
     seen = "seen" if result.verdict is Verdict.FAILED else "the run ended"
@@ -89,16 +96,7 @@ def where_shown(result: Exploration) -> str:
     at = next((t for t in tree.transitions if t.step == result.at_step), None)
     last = at or tree.transitions[-1]
     reached = tree.states[last.to_key]
-    record = StepRecord(
-        step=last.step,
-        state="",
-        title="",
-        screen_text="",
-        action=last.action or None,
-        reasoning="",
-        reached=reached.name,
-    )
-    shown = f"see the report step '{step_title(record, reached.title)}'"
+    shown = f"see the report step '{_heading(last.step, last.action, reached.name, reached.title)}'"
     if at is None and result.steps > last.step:
         return f"{unread}; the last screen reached: {shown}"
     return f"{seen} after step {last.step}: {shown}"
@@ -136,8 +134,7 @@ class AllureSink:
         self.environment = environment
         self.device = device
         self.limits = limits or ReportLimits()
-        self._pending: StepRecord | None = None
-        self._titles: dict[str, str] = {}
+        self._steps: dict[int, object] = {}  # allure-pytest's record of each step written, by step number
 
     def start(self, target: Target, plan: Plan) -> None:
         allure.dynamic.title(target.feature)
@@ -156,20 +153,20 @@ class AllureSink:
             self.environment.add(device_facts(self.device, target))
 
     def step(self, record: StepRecord) -> None:
-        # A state's first non-empty title, as the feature tree keeps it: where_shown reads the tree.
-        if record.title and not self._titles.get(record.state):
-            self._titles[record.state] = record.title
-        if self._pending is not None:
-            self._write_step(self._pending, None)
-        self._pending = record
+        title = step_title(record)
+        uuid = open_step(title, self._parameters(record))
+        step = step_result(uuid)
+        if step is not None:
+            self._steps[record.step] = step
+        try:
+            self._attach(record, uuid)
+        finally:
+            close_step(uuid, title, None)
 
     def finish(self, result: Exploration) -> None:
-        for info in result.tree.states.values():
-            if not self._titles.get(info.name):
-                self._titles[info.name] = info.title
-        if self._pending is not None:
-            self._write_step(self._pending, _step_failure(result))
-            self._pending = None
+        shown = self._steps.get(result.at_step) if result.at_step is not None else None
+        if result.verdict is Verdict.FAILED and shown is not None:
+            fail_step(shown, AssertionError(result.reason))
         for written in self._screenshots:
             written.done.wait()
         keep = self.policy.keeps(passed=result.verdict is Verdict.PASSED)
@@ -210,32 +207,24 @@ class AllureSink:
         if self._failed is not None:
             raise self._failed
 
-    def _write_step(self, record: StepRecord, failure: BaseException | None) -> None:
-        title = step_title(record, self._titles.get(record.reached, ""))
-        uuid = open_step(title, self._parameters(record))
-        try:
-            self._attach_screenshot(record, uuid)
+    def _attach(self, record: StepRecord, uuid: str) -> None:
+        """The open step's screenshot, decision, loop guard's word and screen text."""
+        self._attach_screenshot(record, uuid)
+        allure.attach(
+            _decision_text(record), name=f"step {record.step} decision", attachment_type=AttachmentType.TEXT
+        )
+        if record.guard != VerdictKind.OK:
             allure.attach(
-                _decision_text(record),
-                name=f"step {record.step} decision",
+                record.guard_reason,
+                name=f"step {record.step} loop guard: {record.guard}",
                 attachment_type=AttachmentType.TEXT,
             )
-            if record.guard != VerdictKind.OK:
-                allure.attach(
-                    record.guard_reason,
-                    name=f"step {record.step} loop guard: {record.guard}",
-                    attachment_type=AttachmentType.TEXT,
-                )
-            allure.attach(
-                record.screen_text,
-                name=f"step {record.step} screen text",
-                attachment_type=AttachmentType.TEXT,
-            )
-            for extra in self.attachments(record) if self.attachments else ():
-                extension = (mimetypes.guess_extension(extra.mime) or ".bin").lstrip(".")
-                allure.attach(extra.body, name=extra.name, attachment_type=extra.mime, extension=extension)
-        finally:
-            close_step(uuid, title, failure)
+        allure.attach(
+            record.screen_text, name=f"step {record.step} screen text", attachment_type=AttachmentType.TEXT
+        )
+        for extra in self.attachments(record) if self.attachments else ():
+            extension = (mimetypes.guess_extension(extra.mime) or ".bin").lstrip(".")
+            allure.attach(extra.body, name=extra.name, attachment_type=extra.mime, extension=extension)
 
     def _attach_screenshot(self, record: StepRecord, step_uuid: str) -> None:
         """The step's screenshot in its open Allure step, its file written when the encoder is done."""
@@ -288,13 +277,6 @@ class _Written:
     attachment: AllureAttachment
     path: Path
     done: threading.Event = field(default_factory=threading.Event)
-
-
-def _step_failure(result: Exploration) -> BaseException | None:
-    """The failure the last step shows: an app defect seen on the screen it reached, or none."""
-    if result.verdict is Verdict.FAILED and result.findings:
-        return AssertionError(result.reason)
-    return None
 
 
 def _description(target: Target, plan: Plan) -> str:

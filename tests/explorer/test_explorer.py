@@ -114,6 +114,11 @@ def test_scripted_path_and_step_records(food: VirtualDevice) -> None:
     assert result.verdict is Verdict.PASSED
     assert [r.action for r in sink.steps][:2] == ["tap [4] 麦乐送", "tap [2] 预约送餐"]
     assert sink.steps[0].outcome.endswith("new page (" + sink.steps[0].reached + ")")
+    # Each step is handed over complete, once: where it led, and that screen's title as the tree keeps it.
+    titles = {info.name: info.title for info in result.tree.states.values()}
+    for record in sink.steps:
+        assert record.reached_title == titles[record.reached]
+    assert sink.steps[0].reached_title and sink.steps[1].title == sink.steps[0].reached_title
 
 
 def test_seed_001_loop_in_the_dialog_is_escaped_via_its_confirm_button(food: VirtualDevice) -> None:

@@ -1,4 +1,4 @@
-"""What allure-pytest writes is tidied once the session is over (pytest_fairy/report/allure_tidy.py): no
+"""What allure-pytest writes is tidied once the session is over (pytest_fairy/report/allure_adapter.py): no
 phantom `<fixture>::<lambda>` teardown of unknown status, no host / thread labels, the failure's text once."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pytest_fairy.report.allure_tidy import tidy
+from pytest_fairy.report.allure_adapter import tidy
 
 
 def load(folder: Path, pattern: str) -> list[dict]:

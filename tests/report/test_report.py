@@ -39,7 +39,7 @@ def record(**changes: object) -> StepRecord:
 
 
 def test_a_step_title_says_the_action_and_the_screen_it_reached() -> None:
-    assert step_title(record(), "搜索") == "3. tap [7] 搜索 → 搜索 [state_search_2]"
+    assert step_title(record(reached_title="搜索")) == "3. tap [7] 搜索 → 搜索 [state_search_2]"
     assert step_title(record()) == "3. tap [7] 搜索 → state_search_2"
     assert step_title(record(reached="", action=None)) == "3. observe"
 
@@ -212,7 +212,7 @@ def test_llm_run():
     sink = AllureSink(spec_name="test_shop.yaml")
     sink.start(target, Plan(root="cart"))
     sink.step(StepRecord(step=1, state=home.name, title="Home", screen_text="[2] Cart", screenshot=StepScreenshot.ready(png(), PNG),
-                         action="tap [2] Cart", reasoning="the cart is there", reached=cart.name,
+                         action="tap [2] Cart", reasoning="the cart is there", reached=cart.name, reached_title="Cart",
                          outcome="new page", guard="warn", guard_reason="same state 3 times", usage=usage))
     result = Exploration(target=target, verdict=Verdict.INCONCLUSIVE, reason="step budget spent",
                          plan=Plan(root="cart"), tree=tree, steps=1, summary="tried the cart", usage=usage)
@@ -244,6 +244,53 @@ def test_llm_figures_guard_warnings_and_an_inconclusive_pointer_reach_allure(
     params = {p["name"]: p["value"] for p in step["parameters"]}
     assert params["loop guard"] == "warn: same state 3 times" and params["tokens so far"] == "1200"
     assert "step 1 loop guard: warn" in {a["name"] for a in step["attachments"]}
+
+
+EVIDENCE_TEST = """
+from pytest_fairy.explore.decisions import Plan
+from pytest_fairy.explore.oracles import Finding
+from pytest_fairy.explore.record import Exploration, StepRecord
+from pytest_fairy.report.allure import AllureSink, where_shown
+from pytest_fairy.explore.state import StateId
+from pytest_fairy.explore.target import Target
+from pytest_fairy.explore.tree import FeatureTree
+from pytest_fairy.explore.verdict import Verdict
+from pytest_fairy.plugin.outcomes import AppDefect
+
+def test_pay():
+    target = Target(app_name="Shop", package="com.shop", feature="pay", goal="pay for the cart")
+    home, cart, error = StateId("Home", "aaaa1111"), StateId("Cart", "bbbb2222"), StateId("Error", "cccc3333")
+    TITLES = {cart: "Cart", error: "Error"}
+    tree = FeatureTree()
+    tree.record(0, None, None, home, "Home", False)
+    sink = AllureSink(spec_name="test_shop.yaml")
+    sink.start(target, Plan(root="pay"))
+    for step, (before, action, after) in enumerate(
+        [(home, "tap [2] Cart", cart), (cart, "tap [5] Pay", error), (error, "back", cart)], 1
+    ):
+        tree.record(step, before, action, after, TITLES[after], False)
+        sink.step(StepRecord(step=step, state=before.name, title="", screen_text="", action=action,
+                             reasoning="", reached=after.name, reached_title=TITLES[after]))
+    reason = "explored the feature to its end but never saw: visible: paid; step 2 'Pay' showed an error"
+    finding = Finding("never_seen", reason)
+    result = Exploration(target=target, verdict=Verdict.FAILED, reason=reason, plan=Plan(root="pay"),
+                         tree=tree, steps=3, summary="", findings=(finding,), at_step=2)
+    sink.finish(result)
+    raise AppDefect(f"{result.reason} ({where_shown(result)})")
+"""
+
+
+def test_the_step_a_failure_names_is_red_though_steps_came_after_it(pytester: pytest.Pytester) -> None:
+    """A done-when never seen fails at its evidence step, often long before the run's last step: that step
+    is the red one in the report, and the message points at it."""
+    pytester.makepyfile(test_pay=EVIDENCE_TEST)
+    ran = pytester.runpytest("--alluredir", "results", "-p", "no:cacheprovider")
+    assert ran.parseoutcomes()["failed"] == 1
+    (path,) = (pytester.path / "results").glob("*-result.json")
+    result = json.loads(path.read_text(encoding="utf-8"))
+    assert [s["status"] for s in result["steps"]] == ["passed", "failed", "passed"]
+    assert result["steps"][1]["name"] == "2. tap [5] Pay → Error [state_error_cccc3333]"
+    assert "seen after step 2: see the report step '2. tap [5] Pay → Error" in result["statusDetails"]["message"]
 
 
 def test_what_the_device_said_about_a_step_is_in_its_allure_step() -> None:

@@ -1,5 +1,15 @@
-"""Tidying what allure-pytest writes, once the session is over, so an item's page says each thing once.
+"""The one place pytest_fairy reaches past allure-pytest's public API: its steps, and the files it writes.
 
+**Steps, through allure_commons' internals.** `allure.step()` takes no parameters and cannot hold an
+attachment written later, so a step of an exploration is opened and closed through the hooks it wraps
+(`plugin_manager.hook.start_step` / `stop_step`, which take `params`), and a screenshot encoded off the loop
+is added to the open step's attachment list in allure-pytest's reporter (the `allure_logger` of its
+listener, found among allure_commons' plugins) before its file is written. A step is written once, when
+its outcome is known; the step a failed verdict names is only known when the exploration ends, so its
+status is set then on the step the reporter keeps (`fail_step`), as allure-pytest's own `stop_step`
+would have set it.
+
+**Files, tidied once the session is over**, so an item's page says each thing once:
 - Since pytest 9.1 every fixture carries a finalizer of pytest's own that allure-pytest wraps but pytest
   never calls through the wrapper: each fixture gets an after-entry `fairy_device::<lambda>` with no
   status, shown as *unknown* (allure-python issue #918, unfixed in 2.16). Those entries go.
@@ -14,8 +24,10 @@
   after the last step, on its own. The step that showed the defect is given the item's message and trace,
   so the second showing is where the defect happened (allure3's web-awesome `bodyItems.ts`) and the
   step's own wording of the same reason goes.
-
 Files are rewritten atomically; a file that cannot be read as allure-pytest's JSON is left as it is.
+
+Checked on allure-pytest 2.16; tests/report/test_allure_contract.py is the contract of the internals and
+fails on an upgrade that changes them, tests/report/test_allure_tidy.py that of the files.
 """
 
 from __future__ import annotations
@@ -24,7 +36,72 @@ import json
 from pathlib import Path
 from typing import Any
 
+from allure_commons import plugin_manager
+from allure_commons.model2 import Attachment as AllureAttachment
+from allure_commons.reporter import AllureReporter
+from allure_commons.utils import uuid4
+from allure_pytest.utils import get_status, get_status_details
+
 from pytest_fairy.report.atomic import write_json
+
+__all__ = [
+    "AllureAttachment",
+    "close_step",
+    "fail_step",
+    "new_attachment",
+    "open_step",
+    "step_attachments",
+    "step_result",
+    "tidy",
+]
+
+
+def open_step(title: str, params: dict[str, str]) -> str:
+    """Open a step titled `title`, its parameters shown inside it; its uuid."""
+    uuid = uuid4()
+    plugin_manager.hook.start_step(uuid=uuid, title=title, params=params)
+    return uuid
+
+
+def close_step(uuid: str, title: str, failure: BaseException | None) -> None:
+    """Close the step `uuid`, failed by `failure` if any."""
+    plugin_manager.hook.stop_step(
+        uuid=uuid,
+        title=title,
+        exc_type=type(failure) if failure is not None else None,
+        exc_val=failure,
+        exc_tb=None,
+    )
+
+
+def step_result(uuid: str) -> Any | None:
+    """allure-pytest's record of the open step `uuid`, which stays in its test's steps once closed; None
+    when allure-pytest is not reporting."""
+    for plugin in plugin_manager.get_plugins():
+        reporter: Any = getattr(plugin, "allure_logger", None)
+        if isinstance(reporter, AllureReporter):
+            item = reporter.get_item(uuid)
+            if item is not None and hasattr(item, "attachments"):
+                return item
+    return None
+
+
+def step_attachments(uuid: str) -> list[AllureAttachment] | None:
+    """The attachment list of allure-pytest's open step `uuid`; None when allure-pytest is not reporting."""
+    item = step_result(uuid)
+    return None if item is None else item.attachments  # type: ignore[no-any-return]
+
+
+def fail_step(step: Any, failure: BaseException) -> None:
+    """Mark a closed step (`step_result`) as showing `failure`, as closing it with the failure would have."""
+    step.status = get_status(failure)
+    step.statusDetails = get_status_details(type(failure), failure, None)
+
+
+def new_attachment(name: str, mime: str, extension: str) -> AllureAttachment:
+    """An attachment entry whose file (its `source`, in the results folder) is written by the caller."""
+    return AllureAttachment(source=f"{uuid4()}-attachment.{extension}", name=name, type=mime)
+
 
 DROPPED_LABELS = frozenset({"host", "thread"})
 # Where the plugin's verdict exceptions live: their class path prefixes allure-pytest's message.
