@@ -29,7 +29,7 @@ from pytest_fairy.plugin.fixtures import (
     fairy_logins,
 )
 from pytest_fairy.plugin.items import SpecFile
-from pytest_fairy.plugin.options import add_options
+from pytest_fairy.plugin.option_table import add_options
 from pytest_fairy.plugin.outcomes import (
     INCONCLUSIVE_STATUS,
     InconclusiveReports,

@@ -4,7 +4,7 @@
 - cache.py: the folder of recordings, safe for concurrent writers
 - brain.py: the caching brain (record / cached / strict replay) around a live brain
 - regression.py: the baseline diff of each item, reported and usable as a gate
-- options.py: --fairy-cache, --fairy-no-cache, --fairy-baseline, --fairy-fail-on-lost-screens
+- settings.py: what --fairy-cache, --fairy-no-cache, --fairy-baseline and --fairy-fail-on-lost-screens set
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import pytest
 from pytest_fairy.explore.decisions import Brain
 from pytest_fairy.replay.brain import CacheMode, CacheWarning, CachingBrain
 from pytest_fairy.replay.cache import CacheError, DecisionCache
-from pytest_fairy.replay.options import ReplaySettings, add_replay_options, read_replay_settings
 from pytest_fairy.replay.recording import Recording, RecordingError, StepKey
+from pytest_fairy.replay.settings import ReplaySettings
 
 SPEC_SUFFIXES = frozenset({".yaml", ".yml"})
 
@@ -31,9 +31,7 @@ __all__ = [
     "RecordingError",
     "ReplaySettings",
     "StepKey",
-    "add_replay_options",
     "brain_with_cache",
-    "read_replay_settings",
     "spec_id",
 ]
 

@@ -23,7 +23,7 @@ from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.explore.record import Exploration
 from pytest_fairy.explore.tree import FeatureTree, TreeError
 from pytest_fairy.explore.verdict import Verdict
-from pytest_fairy.replay.options import ReplaySettings
+from pytest_fairy.replay.settings import ReplaySettings
 from pytest_fairy.report import atomic
 from pytest_fairy.report.store import slug
 from pytest_fairy.report.store_format import FormatError, findings_of

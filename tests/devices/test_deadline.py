@@ -220,5 +220,5 @@ def test_fairy_device_timeout_is_read_and_checked(pytester: pytest.Pytester) -> 
     assert read_config(pytester.parseconfigure()).device.device_timeout == 20.0
     assert read_config(pytester.parseconfigure("-o", "fairy_device_timeout=2.5")).device.device_timeout == 2.5
     for bad in ("0", "-1", "soon"):
-        with pytest.raises(pytest.UsageError, match=f"fairy_device_timeout: expected seconds > 0, got '{bad}'"):
+        with pytest.raises(pytest.UsageError, match=f"fairy_device_timeout: expected seconds, more than 0, got '{bad}'"):
             read_config(pytester.parseconfigure("-o", f"fairy_device_timeout={bad}"))

@@ -177,7 +177,7 @@ def test_fairy_settle_cap_reaches_the_driver_and_fairy_settle_seconds_defaults_t
     default = read_config(pytester.parseconfigure())
     assert default.device.settle == SettleLimits() and default.explorer.settle_seconds == 0.0
     config = read_config(pytester.parseconfigure("-o", "fairy_settle_cap=1.5"))
-    with pytest.raises(pytest.UsageError, match="fairy_settle_cap: must not be negative, got '-2'"):
+    with pytest.raises(pytest.UsageError, match="fairy_settle_cap: expected seconds, 0 or more, got '-2'"):
         read_config(pytester.parseconfigure("-o", "fairy_settle_cap=-2"))
     served = farm.serve(FOOD_APP)
     settings = replace(config.device, devices=(served.serial,), adb_server=str(farm.address))

@@ -137,4 +137,4 @@ def test_a_negative_queue_length_is_a_usage_error(project: pytest.Pytester) -> N
     project.makeini("[pytest]\nfairy_max_queued_actions = -1\n")
     result = project.runpytest()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*fairy_max_queued_actions: expected 0 or more, got -1*"])
+    result.stderr.fnmatch_lines(["*fairy_max_queued_actions: expected a whole number, 0 or more, got '-1'*"])

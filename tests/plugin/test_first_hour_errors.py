@@ -60,13 +60,13 @@ def test_a_virtual_device_with_a_model_that_does_not_load_is_a_usage_error(
         (["--fairy-device", "emulator 5554"], "", "--fairy-device 'emulator 5554': expected an adb serial"),
         (["--fairy-adb", "localhost"], "", "--fairy-adb localhost: expected the HOST:PORT of an adb server"),
         (["--fairy-adb", "host:99999"], "", "--fairy-adb host:99999: expected the HOST:PORT"),
-        ([], "fairy_device_wait = soon", "ini key fairy_device_wait: expected seconds, got 'soon'"),
-        ([], "fairy_device_wait = -5", "ini key fairy_device_wait: must not be negative, got '-5'"),
-        ([], "fairy_max_steps = ten", "ini key fairy_max_steps: expected a whole number, got 'ten'"),
-        ([], "fairy_settle_cap = 2s", "ini key fairy_settle_cap: expected seconds, got '2s'"),
-        ([], "fairy_settle_seconds = -1", "ini key fairy_settle_seconds: must not be negative"),
-        ([], "fairy_llm_long_edge = 0", "ini key fairy_llm_long_edge: at least 256 pixels"),
-        ([], "fairy_device_timeout = 0", "ini key fairy_device_timeout: expected seconds > 0, got '0'"),
+        ([], "fairy_device_wait = soon", "ini key fairy_device_wait: expected seconds, 0 or more, got 'soon'"),
+        ([], "fairy_device_wait = -5", "ini key fairy_device_wait: expected seconds, 0 or more, got '-5'"),
+        ([], "fairy_max_steps = ten", "ini key fairy_max_steps: expected a whole number, at least 1, got 'ten'"),
+        ([], "fairy_settle_cap = 2s", "ini key fairy_settle_cap: expected seconds, 0 or more, got '2s'"),
+        ([], "fairy_settle_seconds = -1", "ini key fairy_settle_seconds: expected seconds, 0 or more, got '-1'"),
+        ([], "fairy_llm_long_edge = 0", "ini key fairy_llm_long_edge: expected a whole number, at least 256 pixels (below that the model cannot read the screen), got '0'"),
+        ([], "fairy_device_timeout = 0", "ini key fairy_device_timeout: expected seconds, more than 0, got '0'"),
     ],
     ids=lambda v: v if isinstance(v, str) else " ".join(v),
 )
@@ -90,4 +90,4 @@ def test_an_ini_mistake_ends_the_run_in_one_line_with_exit_code_4(pytester: pyte
     pytester.makefile(".yaml", test_mine=MINE)
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    assert [line for line in result.errlines if line] == ["ERROR: ini key fairy_device_wait: must not be negative, got '-5'"]
+    assert [line for line in result.errlines if line] == ["ERROR: ini key fairy_device_wait: expected seconds, 0 or more, got '-5'"]
