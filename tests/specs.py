@@ -1,5 +1,5 @@
 """Spec text shared by the tests that run the food app through the plugin: the app block and the
-delivery-time feature (seed 001's dialog), to which each test adds what it is about."""
+delivery-time feature (its dialog), to which each test adds what it is about."""
 
 FOOD_APP_BLOCK = """\
 app:

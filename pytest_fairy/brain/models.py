@@ -5,7 +5,7 @@ be forced, whether thinking can be turned off, which effort levels exist. The cu
 Opus 5.5, Sonnet 5.5, Haiku 5.5) answer 400 to forced tool use (`tool_choice` "tool" or "any"), to
 `thinking: disabled` and to thinking budgets: on them the stage's tool is offered with `tool_choice: auto`,
 thinking stays adaptive, depth is `output_config.effort`, and an answer without the tool call gets the
-brain's correction turn. Older models are forced to the stage's tool with thinking off, as before.
+brain's correction turn. Older models are forced to the stage's tool with thinking off.
 
 A model that is not in the table (a new one, a dated snapshot of an unknown id) is treated as the current
 generation: nothing the current models refuse is sent, and it has no price (counted at $0, with a warning).

@@ -78,7 +78,7 @@ class Assessment:
 
 class Origin(StrEnum):
     """Who made a decision. Set where the decision is made, read wherever it matters (the step record,
-    the report, the escape count): a type, where a prefix of the reasoning used to stand for one."""
+    the report, the escape count), as a type rather than read from the reasoning's words."""
 
     BRAIN = "brain"  # the brain decided it on this step
     QUEUED = "queued"  # a follow-up the model queued behind an earlier decision, taken without a call

@@ -3,12 +3,11 @@
 A `StateId` has three hashes. The *structure* hash covers the app page: classes, resource-ids, the tree
 shape and normalised static text, with everything dynamic filtered out (`dynamic_text`: counts, times,
 dates, weekdays, months, prices, relative times; and long free text, typed text, checked / selected,
-rows of lists beyond their shape). The
-*dialog* hash covers the dialog-like layers on top (dialogs, popups, bottom sheets, permission and system
-dialogs) in the same way, so "menu page" and "menu page + delivery-time dialog" are two states (seed
-001). The *content* hash covers what changes without changing the screen: checked / selected / enabled,
-typed values and the visible (normalised) text, so toggling a radio inside the dialog is "same state,
-content changed". Keyboard, system-bar and decor layers count for nothing.
+rows of lists beyond their shape). The *dialog* hash covers the dialog-like layers on top (dialogs,
+popups, bottom sheets, permission and system dialogs) in the same way, so "menu page" and "menu page +
+delivery-time dialog" are two states. The *content* hash covers what changes without changing the
+screen: checked / selected / enabled, typed values and the visible (normalised) text, so toggling a radio
+inside the dialog is "same state, content changed". Keyboard, system-bar and decor layers count for nothing.
 
 Lists: the children of a scrollable container are reduced to the set of their repeated shapes (no text,
 no count; a header or footer that scrolls in and out does not count), so scrolling and list length make

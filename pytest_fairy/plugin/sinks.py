@@ -17,7 +17,8 @@ from pytest_fairy.plugin.items import FEATURE_KEY
 from pytest_fairy.plugin.outcomes import SUMMARY_PROPERTY
 from pytest_fairy.plugin.run import RUN_KEY
 from pytest_fairy.replay.regression import write_diff_summary
-from pytest_fairy.report.allure import AllureEnvironment, AllureSink
+from pytest_fairy.report.allure import AllureSink
+from pytest_fairy.report.allure_environment import AllureEnvironment
 
 
 def item_sinks(item: pytest.Item, device: Device, brain: Brain) -> list[StepSink]:

@@ -42,13 +42,7 @@ from pytest_fairy.report.allure_adapter import (
     step_attachments,
     step_result,
 )
-from pytest_fairy.report.allure_environment import (  # noqa: F401 - where readers have found them
-    AllureEnvironment,
-    ReportLimits,
-    device_facts,
-    read_properties,
-    write_properties,
-)
+from pytest_fairy.report.allure_environment import AllureEnvironment, ReportLimits, device_facts
 from pytest_fairy.report.exports import exports
 from pytest_fairy.report.policy import ArtifactPolicy
 from pytest_fairy.report.screenshots import place

@@ -12,7 +12,7 @@ would have set it.
 **Files, tidied once the session is over**, so an item's page says each thing once:
 - Since pytest 9.1 every fixture carries a finalizer of pytest's own that allure-pytest wraps but pytest
   never calls through the wrapper: each fixture gets an after-entry `fairy_device::<lambda>` with no
-  status, shown as *unknown* (allure-python issue #918, unfixed in 2.16). Those entries go.
+  status, shown as *unknown* (an allure-pytest bug, unfixed in 2.16). Those entries go.
 - The `host` and `thread` labels name the CI runner's container and a thread id: no use to a reader of
   an app's test report (the environment section names the devices). They go.
 - A failed item's message was `pytest_fairy.plugin.outcomes.AppDefect: app crashed: ...` and its trace

@@ -1,4 +1,4 @@
-"""Snapshots of what the model is shown in seed 001's situation: a run toggling 预约送餐 / 尽快送达 in the
+"""Snapshots of what the model is shown in the delivery-dialog loop: a run toggling 预约送餐 / 尽快送达 in the
 delivery-time dialog of the food app, on the virtual device, through the real explorer, guard and SDK.
 
 The step message's text must show the recent state sequence with visit counts and the loop guard's
@@ -97,7 +97,7 @@ def test_the_step_message_of_a_dialog_loop_shows_states_visits_and_the_warning(
     warned = [body for body in looping_run if "## Loop guard" in user_text(body)]
     assert warned, "the loop guard never warned the model"
     text = user_text(warned[0])
-    # What seed 001's planner was missing, each visible to the model:
+    # What a planner going round the dialog needs, each visible to the model:
     assert "Recent steps (oldest first):" in text and "Recent states" not in text  # the path, told once
     assert re.search(r"- step \d+: .* \(state_[\w+]+\) \[visit [2-9]\]", text), "no state seen twice with its count"
     assert "## Loop guard: warn" in text and "Change approach now" in text

@@ -64,7 +64,7 @@ def counted(text: str) -> tuple[int, int]:
 
 
 class Toggler:
-    """Opens 麦乐送, then taps whichever delivery option is not checked, warnings or not (seed 001);
+    """Opens 麦乐送, then taps whichever delivery option is not checked, warnings or not;
     once the guard's escape has closed the dialog, it is done."""
 
     def __call__(self, request: dict[str, Any]) -> Reply:
@@ -145,7 +145,7 @@ def test_a_return_step_after_the_brains_own_decision_counts_once() -> None:
     memory.observe(ctx)
     done = Assessment(is_completed=True, completion_rate=1.0)
     memory.decided(Decision(Action(ActionKind.TAP, 3), "both seen", sub_feature="delivery time", assessment=done), 2)
-    # Before the judge answers, the brain's claim is shown as its own, never as a fact (seed 004).
+    # Before the judge answers, the brain's claim is shown as its own, never as a fact.
     assert memory.milestones_text().endswith("you called sub-feature 'delivery time' complete (the judge has not agreed)")
     assert "Sub-features the judge confirmed complete: (none)" in memory.progress(2)
     memory.observe(ctx)  # the judge at the same step

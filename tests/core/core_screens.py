@@ -1,4 +1,4 @@
-"""The pages of seed 001 as dumps: the McDonald's menu page and its delivery-time dialog."""
+"""The delivery-time pages as dumps: the McDonald's menu page and its delivery-time dialog."""
 
 from __future__ import annotations
 

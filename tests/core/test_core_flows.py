@@ -15,7 +15,7 @@ def seen(*windows: V, activity: str = ACTIVITY) -> StateId:
     return identify(build_screen(dump(*windows), activity=activity))
 
 
-def test_seed_001_trace_warns_by_the_3rd_repeat_and_dismisses_the_dialog_by_the_4th() -> None:
+def test_the_delivery_dialog_trace_warns_by_the_3rd_repeat_and_dismisses_the_dialog_by_the_4th() -> None:
     walk = Walk()
     walk.see(seen(menu_page()), title="麦乐送")
     walk.see(seen(menu_page(), time_dialog()), "tap [4] 配送时间")

@@ -21,7 +21,7 @@ MENU = sid("menu")
 DIALOG = sid("menu", dialog="time")
 
 
-def test_seed_001_loop_in_the_dialog_warns_then_dismisses_the_dialog() -> None:
+def test_a_loop_in_the_delivery_dialog_warns_then_dismisses_the_dialog() -> None:
     # Seed 001, steps 3-7: toggle 预约送餐, tap 确定 (reopened the dialog), tap outside (failed),
     # tap 预约送餐 again, tap 尽快送达. Every step ends in the same dialog state.
     walk = Walk()

@@ -121,8 +121,8 @@ def test_scripted_path_and_step_records(food: VirtualDevice) -> None:
     assert sink.steps[0].reached_title and sink.steps[1].title == sink.steps[0].reached_title
 
 
-def test_seed_001_loop_in_the_dialog_is_escaped_via_its_confirm_button(food: VirtualDevice) -> None:
-    """Five toggles inside the delivery-time dialog (seed 001): the guard warns, then closes it with 确定."""
+def test_a_loop_in_the_delivery_dialog_is_escaped_via_its_confirm_button(food: VirtualDevice) -> None:
+    """Five toggles inside the delivery-time dialog: the guard warns, then closes it with 确定."""
     toggles = ["tap 预约送餐", "tap 尽快送达"] * 5
     sink = Collect()
     result = Explorer(food, ScriptedBrain(["tap 麦乐送", *toggles]), sinks=[sink]).explore(

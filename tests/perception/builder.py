@@ -184,7 +184,7 @@ def menu_screen(rows: int = 40, offset: int = 0, prices: dict[int, str] | None =
 
 
 def delivery_overlay(scrim_clickable: bool = False, chosen: str = "尽快送达") -> V:
-    """The delivery-time dialog that the app draws inside its own window (seed 001)."""
+    """The delivery-time dialog that the app draws inside its own window."""
     panel = v("LinearLayout", (90, 800, 990, 1600),
               v("TextView", (130, 830, 950, 920), text="请选择您的送达时间", rid="dlg_title"),
               v("RadioGroup", (130, 940, 950, 1240),

@@ -16,11 +16,11 @@ from fairy_virtual import VirtualDevice
 from pytest_fairy.errors import DeviceError
 from pytest_fairy.explore.record import StepRecord
 from pytest_fairy.explore.target import Target
-from pytest_fairy.report.allure import (
+from pytest_fairy.report.allure import step_title
+from pytest_fairy.report.allure_environment import (
     AllureEnvironment,
     device_facts,
     read_properties,
-    step_title,
     write_properties,
 )
 from tests.report.conftest import REPO, AllureRun

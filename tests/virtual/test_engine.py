@@ -85,7 +85,7 @@ def test_another_apps_screen_opens_and_back_returns(food: VirtualDevice) -> None
     assert food.current_app().activity.endswith(".MineActivity")
 
 
-# ---- the delivery-time dialog of seed 001 ------------------------------------------------------
+# ---- the delivery-time dialog ---------------------------------------------------------------------
 
 
 def test_delivery_time_dialog_ignores_outside_taps_and_back(food: VirtualDevice) -> None:

@@ -39,7 +39,7 @@ def test_example_apps_load(path: Path) -> None:
     assert model.app.launch in {s.id for s in model.screens}
 
 
-def test_food_app_is_the_mcdonalds_app_of_seed_001() -> None:
+def test_food_app_is_the_mcdonalds_delivery_app() -> None:
     model = load_app_model(FOOD)
     assert (model.app.package, model.app.name) == ("com.mcdonalds.gma.cn", "麦当劳")
     dialog = model.dialog("delivery_time")
