@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from pytest_fairy.devices.protocol import Device
+from pytest_fairy.explore.briefing import target_of
 from pytest_fairy.explore.decisions import Brain
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.plugin.brains import item_brain
@@ -58,9 +59,16 @@ def fairy_brain(request: pytest.FixtureRequest, fairy_config: FairyConfig) -> Br
     """A fresh brain for this test (brains remember one exploration, and budgets count per item). Its
     decisions are recorded in the decision cache; the Claude brain replays them where nothing changed.
 
-    Override it to script one: `return ScriptedBrain(["tap 登录", "back"])`.
+    For a spec item, a project's `pytest_fairy_make_brain` hook may choose another, given this one as its
+    default. Override the fixture to script one: `return ScriptedBrain(["tap 登录", "back"])`.
     """
-    return item_brain(fairy_config, spec_id(request.node))
+    brain = item_brain(fairy_config, spec_id(request.node))
+    found = request.node.stash.get(FEATURE_KEY, None)
+    if found is None:
+        return brain
+    target = target_of(*found, max_steps=fairy_config.max_steps)
+    chosen = request.config.hook.pytest_fairy_make_brain(config=request.config, target=target, default=brain)
+    return brain if chosen is None else chosen
 
 
 @pytest.fixture(scope="session")

@@ -143,9 +143,6 @@ def explore_feature(fairy_explorer: Explorer, request: pytest.FixtureRequest) ->
     run = config.stash[RUN_KEY]
     spec, feature = item.stash[FEATURE_KEY]
     target = target_of(spec, feature, max_steps=run.fairy.max_steps)
-    chosen = config.hook.pytest_fairy_make_brain(config=config, target=target, default=fairy_explorer.brain)
-    if chosen is not None:
-        fairy_explorer.brain = chosen
     try:
         result = fairy_explorer.explore(target, with_project_hooks(mission_of(spec, feature), item))
     except FairyError:

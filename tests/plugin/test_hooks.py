@@ -131,3 +131,26 @@ def test_a_review_answering_nonsense_is_named(project: pytest.Pytester) -> None:
     result = project.runpytest()
     assert result.parseoutcomes() == {"inconclusive": 1}
     result.stdout.fnmatch_lines(["*a pytest_fairy_review_action hook returned False: expected a reason*"])
+
+
+
+MAKE_BRAIN = """
+from pytest_fairy import ScriptedBrain
+
+class HouseBrain(ScriptedBrain):
+    name = "house"
+
+def pytest_fairy_make_brain(config, target, default):
+    return HouseBrain(["tap 麦乐送", "tap 预约送餐", "tap 确定"])
+"""
+
+
+def test_the_brain_a_project_makes_is_the_one_that_runs_and_the_one_reported(project: pytest.Pytester) -> None:
+    """pytest_fairy_make_brain chooses the brain before the item's explorer and report are built: the
+    report names the brain that ran, not the one it replaced."""
+    project.makeconftest(RECORDING + MAKE_BRAIN)
+    result = project.runpytest("-p", "no:xdist", "--alluredir", "results")
+    result.assert_outcomes(passed=1)
+    facts = (project.path / "results" / "environment.properties").read_text(encoding="ascii")
+    assert "brain=house" in facts.splitlines()
+    assert [step["action"] for step in steps_of(project)][:2] == ["tap [4] 麦乐送", "tap [2] 预约送餐"]
