@@ -33,6 +33,7 @@ from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Screen
 from pytest_fairy.perception.som import colour_legend
 from pytest_fairy.spec.secrets import placeholder
+from pytest_fairy.text import cut as text_cut
 
 Block = dict[str, Any]
 CUT_MARK = "\n[... cut]"
@@ -50,8 +51,7 @@ def render(name: str, **values: object) -> str:
 
 
 def cut(text: str, limit: int) -> str:
-    text = text.strip()
-    return text if len(text) <= limit else text[: max(0, limit - len(CUT_MARK))] + CUT_MARK
+    return text_cut(text, limit, CUT_MARK)
 
 
 class MessageBuilder:
