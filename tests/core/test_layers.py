@@ -341,3 +341,17 @@ def test_every_error_is_a_fairy_error_and_every_warning_a_fairy_warning() -> Non
         "from FairyWarning. Translate a third-party error at the seam with `raise ... from exc` instead of "
         "deriving from it."
     )
+
+
+# A module a reader takes in at one sitting.
+MAX_MODULE_LINES = 400
+
+
+def test_every_module_is_small_enough_to_read_in_one_sitting() -> None:
+    long = [
+        f"{path.relative_to(source.parent)}: {lines} lines"
+        for source in (SOURCE, SIMULATOR_SOURCE)
+        for path in sorted(source.rglob("*.py"))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    ]
+    assert not long, f"modules over {MAX_MODULE_LINES} lines (split them by noun):\n" + "\n".join(long)
