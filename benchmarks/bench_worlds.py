@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from junit import verdicts  # noqa: E402
 from worlds import World, generate, write  # noqa: E402  (tests/ is not a package on the path by default)
 
-from pytest_fairy.report.store import slug  # noqa: E402
+from pytest_fairy.report.store import item_folder_name  # noqa: E402
 
 CLEAN_COLUMNS = ("passed", "inconclusive", "failed")
 BUG_COLUMNS = ("caught@bug_at", "caught-elsewhere", "inconclusive", "passed")
@@ -140,7 +140,7 @@ def reached(
         twin = world.twin(item.twin)
         dialogs = {d["id"] for d in twin.app["dialogs"]}
         screens = [(s, s["id"] in dialogs) for s in world.bug_screens(twin)]
-        for steps in artifacts.glob(f"sessions/*/{slug(item.nodeid)}/steps.jsonl"):
+        for steps in artifacts.glob(f"sessions/*/{item_folder_name(item.nodeid)}/steps.jsonl"):
             for line in steps.read_text("utf-8").splitlines():
                 step = json.loads(line)
                 if _label(step.get("action", "")) == item.bug_at.casefold() and any(

@@ -32,7 +32,7 @@ from worlds.words import PASSWORDS  # noqa: E402
 from fairy_virtual import VirtualDevice  # noqa: E402
 from pytest_fairy.report.export_maestro import flow_file_name  # noqa: E402
 from pytest_fairy.report.export_pytest import identifier, reproduction_file_name  # noqa: E402
-from pytest_fairy.report.store import slug  # noqa: E402
+from pytest_fairy.report.store import item_folder_name  # noqa: E402
 
 TYPED = re.compile(r"FAIRY_TYPED_\d+")
 SHOWN = 6  # exports that did not tell the twins apart, listed with why
@@ -77,7 +77,7 @@ def check_exports(caught: list[Caught], into: Path, workers: int) -> None:
 
 
 def _runs(caught: Caught, into: Path, farm: Farm) -> list[Run]:
-    folders = sorted(into.glob(f"artifacts/sessions/*/{slug(caught.nodeid)}"))
+    folders = sorted(into.glob(f"artifacts/sessions/*/{item_folder_name(caught.nodeid)}"))
     if not folders:
         return [Run(kind, caught, written=False, why="no artifacts folder") for kind in ("pytest", "maestro")]
     folder = folders[-1]  # the latest session's

@@ -25,7 +25,7 @@ from pytest_fairy.explore.tree import FeatureTree, TreeError
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.replay.settings import ReplaySettings
 from pytest_fairy.report import atomic
-from pytest_fairy.report.store import slug
+from pytest_fairy.report.store import item_folder_name, slug
 from pytest_fairy.report.store_format import FormatError, findings_of
 from pytest_fairy.report.treediff import TreeDiff, diff_trees, render_diff_png
 
@@ -53,8 +53,11 @@ def crash_signatures(findings: Iterable[Finding]) -> tuple[str, ...]:
 
 
 def load_baseline(root: Path, item_id: str) -> Baseline | None:
-    """The baseline of one item (None when the baseline run did not have it)."""
-    folder = root / slug(item_id)
+    """The baseline of one item (None when the baseline run did not have it). A session written before
+    item folders carried a digest names them by the safe id alone."""
+    folder = root / item_folder_name(item_id)
+    if not folder.is_dir():
+        folder = root / slug(item_id)
     tree_file = folder / "tree.json"
     if not tree_file.is_file():
         return None

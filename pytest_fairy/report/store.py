@@ -4,6 +4,7 @@ Layout under the artifacts folder (default `.fairy/`):
 
     sessions/index.jsonl                      one line per session: id, start time, device, brain
     sessions/<session>/<item>/steps.jsonl     one line per step, appended and flushed as it happens
+                                              (<item>: the item id made safe, and a digest of it)
     sessions/<session>/<item>/step-NNN.webp   the step's Set-of-Mark screenshot (as the policy keeps them)
     sessions/<session>/<item>/result.json     the verdict, reason, figures and summary
     sessions/<session>/<item>/tree.json|.png  the feature tree discovered
@@ -22,6 +23,7 @@ there is raised by the next step() or by finish(), which first waits for every s
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import threading
@@ -46,9 +48,20 @@ from pytest_fairy.report.tree_picture import tree_png
 _UNSAFE = re.compile(r"[^\w.-]+")
 
 
+# An item folder's readable part; a digest of the whole item id follows it.
+ITEM_NAME_CHARS = 60
+
+
 def slug(text: str, limit: int = 80) -> str:
     """A file-name-safe form of an item id (CJK letters are kept: they are word characters)."""
     return _UNSAFE.sub("_", text).strip("_")[:limit] or "item"
+
+
+def item_folder_name(item_id: str) -> str:
+    """An item's folder: its id made safe and cut to `ITEM_NAME_CHARS`, then a digest of the whole id, so
+    that two items never share a folder however long their ids (`test_food.yaml_delivery_time-1a2b3c4d`)."""
+    digest = hashlib.blake2b(item_id.encode(), digest_size=4).hexdigest()
+    return f"{slug(item_id, ITEM_NAME_CHARS)}-{digest}"
 
 
 def new_session_id() -> str:
@@ -75,7 +88,7 @@ class SessionStore:
             atomic.append_line(self.root / "sessions" / "index.jsonl", line)
 
     def item(self, item_id: str, policy: ArtifactPolicy = ArtifactPolicy.ON) -> ItemStore:
-        return ItemStore(self.folder / slug(item_id), policy)
+        return ItemStore(self.folder / item_folder_name(item_id), policy)
 
 
 class ItemStore:

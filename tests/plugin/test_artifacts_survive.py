@@ -168,7 +168,7 @@ def test_a_result_that_cannot_be_written_makes_the_item_inconclusive(suite: pyte
     }
     assert sorted(reports) == ["coupons", "delivery time"]
     for name, report in reports.items():
-        (steps,) = (suite.path / ".fairy").glob(f"sessions/*/*{name.replace(' ', '_')}/steps.jsonl")
+        (steps,) = (suite.path / ".fairy").glob(f"sessions/*/*{name.replace(' ', '_')}-*/steps.jsonl")
         assert len(report["steps"]) == len(steps.read_text(encoding="utf-8").splitlines()) > 0, name
 
 

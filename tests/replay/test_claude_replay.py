@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from pytest_fairy.report.store import item_folder_name
 from tests.claude.fake_api import FakeMessagesAPI
 from tests.replay.helpers import (
     FAKE_KEY,
@@ -82,8 +83,8 @@ def test_unchanged_rerun_makes_no_request_and_a_changed_screen_is_decided_from_t
             '  changed: state_productmdslist_*+dlg_* "麦乐送", state_productmdslist_*+dlg_* "麦乐送"',
         ]
     )
-    diff = load(sessions(project)[-1] / "test_food.yaml_delivery_time" / "diff.json")
-    before = load(baseline / "test_food.yaml_delivery_time" / "tree.json")
+    diff = load(sessions(project)[-1] / item_folder_name("test_food.yaml::delivery time") / "diff.json")
+    before = load(baseline / item_folder_name("test_food.yaml::delivery time") / "tree.json")
     dialogs = sorted(s["key"] for s in before["states"] if s["is_dialog"])
     assert sorted(c["before"]["key"] for c in diff["screens"]["changed"]) == dialogs
     assert diff["screens"]["added"] == diff["screens"]["gone"] == []

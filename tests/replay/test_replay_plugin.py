@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
+from pytest_fairy.report.store import item_folder_name
 from tests.replay.helpers import change_the_dialog, load, recordings, sessions, spec
 from tests.verdicts import verdict_counts
 
-ITEM = "test_food.yaml_delivery_time"
+ITEM = item_folder_name("test_food.yaml::delivery time")
 
 
 def steps_of(session: Path) -> list[dict[str, Any]]:

@@ -143,7 +143,7 @@ def test_a_confirmed_defect_carries_its_reproduction_as_attachments_and_files(al
     source = (allure_run.results / attached["test_reproduce_check_for_updates.py"]["source"]).read_text("utf-8")
     assert "def test_check_for_updates(d: u2.Device)" in source and "_crash(d)" in source
     # The session store keeps the same files beside the item's steps.
-    (item,) = (allure_run.results.parent / "fairy" / "sessions").glob("*/*check_for_updates")
+    (item,) = (allure_run.results.parent / "fairy" / "sessions").glob("*/*check_for_updates-*")
     assert wanted <= {p.name for p in item.iterdir()}
     passed = allure_run.by_name()["search"]
     assert not any(a["name"] == "reproduction.txt" for a in passed["attachments"])

@@ -4,6 +4,7 @@ and a later run reads a result of this format, of the unversioned one, and refus
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.explore.record import StepRecord
 from pytest_fairy.explore.tree import FeatureTree
 from pytest_fairy.replay.regression import BaselineError, load_baseline
-from pytest_fairy.report.store import slug
+from pytest_fairy.report.store import item_folder_name, slug
 from pytest_fairy.report.store_format import (
     SCHEMA,
     STEP_KEYS,
@@ -63,9 +64,11 @@ def test_a_result_of_another_format_is_refused_saying_which(document: dict[str, 
     assert isinstance(caught.value, FairyError)
 
 
-def test_a_baseline_of_another_format_is_a_clear_baseline_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize("naming", [item_folder_name, slug], ids=["item folder", "written before digests"])
+def test_a_baseline_of_another_format_is_a_clear_baseline_error(tmp_path: Path, naming: Callable[[str], str]) -> None:
+    """Found by the item's folder name, or by the name sessions had before folders carried a digest."""
     item = "test_food.yaml::coupons"
-    folder = tmp_path / slug(item)
+    folder = tmp_path / naming(item)
     folder.mkdir()
     (folder / "tree.json").write_text(FeatureTree().to_json(), "utf-8")
     (folder / "result.json").write_text(json.dumps({"schema": SCHEMA, "version": 99, "findings": []}), "utf-8")
