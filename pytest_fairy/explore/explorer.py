@@ -42,7 +42,7 @@ from pytest_fairy.explore.login import Login
 from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.oracles import Observation
 from pytest_fairy.explore.recognize import Recognizer
-from pytest_fairy.explore.record import Exploration, StepRecord, StepSink
+from pytest_fairy.explore.record import Exploration, StepRecord, StepSink, tell_result
 from pytest_fairy.explore.reproduction import Move, Proof, Reproduction
 from pytest_fairy.explore.run import Run
 from pytest_fairy.explore.screenshot import NO_SCREENSHOT, ScreenshotEncoder
@@ -162,9 +162,7 @@ class Explorer:
             reproduction=reproduction,
             at_step=ending.at_step if ending.verdict is Verdict.FAILED else None,
         )
-        for sink in self.sinks:
-            sink.finish(result)
-        return result
+        return tell_result(self.sinks, result)
 
     def _loop(self, run: Run) -> tuple[Ending, Course]:
         """Step until a phase reaches a verdict. A lost device, a failing brain, an unreadable screen or a

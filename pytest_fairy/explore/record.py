@@ -6,9 +6,11 @@ killed run leaves every completed step on disk.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
+from pytest_fairy.errors import ArtifactError
 from pytest_fairy.explore.decisions import Origin, Plan, Usage
 from pytest_fairy.explore.guard import VerdictKind
 from pytest_fairy.explore.oracles import Finding
@@ -88,12 +90,46 @@ class Exploration:
             )
         return line
 
+    def unkept(self, failure: ArtifactError) -> Exploration:
+        """This result when what the run saw could not all be kept (a full disk): inconclusive, saying why
+        and how the exploration itself had ended. Never passed: a record that is not kept proves nothing."""
+        if self.verdict is Verdict.INCONCLUSIVE and self.reason.startswith(failure.as_reason()):
+            return self
+        ended = f"the exploration had ended {self.verdict.value}: {self.reason}"
+        return replace(
+            self, verdict=Verdict.INCONCLUSIVE, reason=f"{failure.as_reason()} ({ended})", at_step=None
+        )
+
 
 class StepSink(Protocol):
-    """Something that keeps what the explorer saw: the session store, the Allure reporter, the terminal."""
+    """Something that keeps what the explorer saw: the session store, the Allure reporter, the terminal.
+
+    A sink that writes a step's files off the loop also has `kept()`: it waits until every step told so far
+    is written and raises the ArtifactError of one that could not be, so that the result says so before
+    any sink is told it (`Explorer`)."""
 
     def start(self, target: Target, plan: Plan) -> None: ...
 
     def step(self, record: StepRecord) -> None: ...
 
     def finish(self, result: Exploration) -> None: ...
+
+
+def tell_result(sinks: Sequence[StepSink], result: Exploration) -> Exploration:
+    """Tell every sink how the run ended, once each has kept its steps, and return the result they were
+    told. A sink that could not keep a step, or the result itself (a full disk), makes the result
+    inconclusive (`Exploration.unkept`) for itself and for every sink after it: the session store comes
+    first, so no record says passed where the item is not."""
+    for sink in sinks:
+        kept = getattr(sink, "kept", None)
+        if kept is not None:
+            try:
+                kept()
+            except ArtifactError as failure:
+                result = result.unkept(failure)
+    for sink in sinks:
+        try:
+            sink.finish(result)
+        except ArtifactError as failure:
+            result = result.unkept(failure)
+    return result

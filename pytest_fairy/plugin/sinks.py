@@ -22,8 +22,9 @@ from pytest_fairy.report.allure_environment import AllureEnvironment
 
 
 def item_sinks(item: pytest.Item, device: Device, brain: Brain) -> list[StepSink]:
-    """The sinks of `item`'s explorer: the step hook and the session store always, the terminal with -v,
-    Allure with --alluredir."""
+    """The sinks of `item`'s explorer: the session store and the step hook always, the terminal with -v,
+    Allure with --alluredir. The store first: a step is on disk before it is printed or handed on, and a
+    result it cannot keep is inconclusive for every sink after it (`explore.record.tell_result`)."""
     config = item.config
     run = config.stash[RUN_KEY]
     store, policy = run.store, run.fairy.artifacts_policy
@@ -50,8 +51,7 @@ def item_sinks(item: pytest.Item, device: Device, brain: Brain) -> list[StepSink
                 policy=policy,
             )
         )
-    # The store last: a write failing in its finish() ends the item, after the other sinks have finished.
-    return [*sinks, store.item(item.nodeid, policy)]
+    return [store.item(item.nodeid, policy), *sinks]
 
 
 class HookSink:

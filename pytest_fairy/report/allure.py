@@ -157,6 +157,13 @@ class AllureSink:
         finally:
             close_step(uuid, title, None)
 
+    def kept(self) -> None:
+        """Until every step screenshot is in the results folder; raises the failure of one that is not."""
+        for written in self._screenshots:
+            written.done.wait()
+        if self._failed is not None:
+            raise self._failed
+
     def finish(self, result: Exploration) -> None:
         shown = self._steps.get(result.at_step) if result.at_step is not None else None
         if result.verdict is Verdict.FAILED and shown is not None:

@@ -16,9 +16,12 @@ Every file is written through `pytest_fairy.report.atomic`: whole or not at all.
 full, read-only) raises ArtifactError from start() or step(), which ends the item inconclusive with the
 reason; after that the item's store writes only what still fits and raises no more.
 
-A step's screenshot is still being encoded when its record arrives: the store writes it and the step's
-line from the encoder's thread once the bytes are there, so the loop never waits. A write that failed
-there is raised by the next step() or by finish(), which first waits for every step still being written.
+A step's line is on disk when step() returns, before any other sink hears of the step (the store is the
+explorer's first sink): a killed run loses at most the step being taken. Its screenshot is still being
+encoded then: the store writes it from the encoder's thread once the bytes are there, so the loop never
+waits. A write that failed there is raised by the next step(), by kept() or by finish(), which first wait
+for every screenshot still being written; result.json is written last and says the verdict every other
+record of the item says (`explore.record.tell_result`), inconclusive when something could not be kept.
 """
 
 from __future__ import annotations
@@ -113,73 +116,81 @@ class ItemStore:
         self._started = True
 
     def step(self, record: StepRecord) -> None:
+        """The step's line, appended now; its screenshot, written once encoded."""
         if not self._started:
             raise RuntimeError("ItemStore.step() before start()")
         self._raise_unraised()
         if self.failed is not None:  # the item is ending on the first failure; a late step is not kept
             return
-        written = threading.Event()
-        self._writing_steps.append(written)
-        record.screenshot.when_ready(lambda _: self._write_step(record, written))
-        self._raise_unraised()  # a screenshot encoded already was written at once
+        shot = record.screenshot
+        none = not self.policy.writes() or (shot.done() and not shot.data())
+        name = "" if none else f"step-{record.step:03d}.{shot.format.extension}"
+        with self._writing():
+            atomic.append_line(
+                self.folder / "steps.jsonl", json.dumps(step_line(record, name), ensure_ascii=False)
+            )
+        if name:
+            written = threading.Event()
+            self._writing_steps.append(written)
+            shot.when_ready(lambda _: self._write_screenshot(record, self.folder / name, written))
+            self._raise_unraised()  # a screenshot encoded already was written at once
 
-    def _write_step(self, record: StepRecord, written: threading.Event) -> None:
-        """The step's screenshot, then its line: on the encoder's thread, in the order of the steps."""
+    def _write_screenshot(self, record: StepRecord, path: Path, written: threading.Event) -> None:
+        """On the encoder's thread: the step's screenshot, at the name its line gave it."""
         try:
             with self._lock:
                 if self.failed is not None:
                     return
                 try:
-                    name = self._write_screenshot(record)
-                    line = json.dumps(step_line(record, name), ensure_ascii=False)
-                    atomic.append_line(self.folder / "steps.jsonl", line)
+                    try:
+                        record.screenshot.data()
+                    except Exception as exc:  # the encoder failed: the item cannot keep its screenshot
+                        raise ArtifactError(path, f"the screenshot could not be encoded: {exc}") from exc
+                    place(record.screenshot, path)
+                    self._screenshots.append(path)
                 except ArtifactError as exc:
                     self.failed = self._unraised = exc
         finally:
             written.set()
 
-    def _write_screenshot(self, record: StepRecord) -> str:
-        """The step's screenshot file's name, or "" when the policy writes none (or the step has none)."""
-        if not self.policy.writes():
-            return ""
-        path = self.folder / f"step-{record.step:03d}.{record.screenshot.format.extension}"
-        try:
-            empty = not record.screenshot.data()
-        except Exception as exc:  # the encoder failed: the item cannot keep its screenshot
-            raise ArtifactError(path, f"the screenshot could not be encoded: {exc}") from exc
-        if empty:
-            return ""
-        place(record.screenshot, path)
-        self._screenshots.append(path)
-        return path.name
-
     def _raise_unraised(self) -> None:
-        with self._lock:
-            unraised, self._unraised = self._unraised, None
+        unraised = self._take_unraised()
         if unraised is not None:
             raise unraised
+
+    def _take_unraised(self) -> ArtifactError | None:
+        with self._lock:
+            unraised, self._unraised = self._unraised, None
+        return unraised
 
     def wait_for_steps(self) -> None:
         """Until every step told so far is on disk (or failed)."""
         for written in self._writing_steps:
             written.wait()
 
+    def kept(self) -> None:
+        """Until every step told so far is on disk; raises the failure of one that could not be written."""
+        self.wait_for_steps()
+        self._raise_unraised()
+
     def finish(self, result: Exploration) -> None:
-        """The result, tree and last screen. After an earlier failure, what still fits is written and
-        nothing is raised (the result already says why it ended); a first failure here is raised, as is one
-        of a step's screenshot written since the last step."""
+        """The tree, the exports, the last screen, then the result (`kept()` has raised a step's failure
+        before: the result says it). After an earlier failure, what still fits is written and nothing is
+        raised (the result already says why it ended); a first failure here is raised, and the result
+        written says it."""
         self.wait_for_steps()
         try:
             self._finish(result)
         except ArtifactError as exc:
-            if self.failed is None:
-                self.failed = exc
+            first, self.failed = self.failed is None, self.failed or exc
+            with suppress(ArtifactError):
+                self._write_json("result.json", result_document(result.unkept(exc) if first else result))
+            if first:
                 raise
         self._raise_unraised()
 
     def _finish(self, result: Exploration) -> None:
         atomic.make_folder(self.folder)
-        self._write_json("result.json", result_document(result))
         atomic.write_text(self.folder / "tree.json", result.tree.to_json())
         if result.reproduction is not None:
             for name, text in exports(result.reproduction, result.target.feature).items():
@@ -192,6 +203,7 @@ class ItemStore:
         if not keep:  # retain-on-failure, and the item passed: its screenshots served while it ran
             for path in self._screenshots:
                 path.unlink(missing_ok=True)
+        self._write_json("result.json", result_document(result))  # last: the verdict, once all else is kept
 
     def _write_json(self, name: str, data: dict[str, Any]) -> None:
         atomic.write_json(self.folder / name, data)

@@ -1,4 +1,4 @@
-"""Artifacts that survive (issue 16, part 5): an artifacts folder that cannot be written is a usage error
+"""Artifacts that survive: an artifacts folder that cannot be written is a usage error
 at start; a write that fails mid-run (disk full) ends its item inconclusive with the reason, never failed
 and never a traceback, leaves no 0-byte or half file, and the other items still run."""
 
@@ -12,6 +12,9 @@ from pathlib import Path
 import pytest
 
 from tests.plugin.test_plugin import FOOD_SPEC, write
+from tests.specs import FOOD_APP_BLOCK
+
+COUPONS = FOOD_SPEC[FOOD_SPEC.index("  - name: coupons") :]
 
 # A conftest for the pytester project: from write number FROM on (counted at the one place bytes reach the
 # disk, pytest_fairy.report.atomic._put), every write gets half its bytes out, then ENOSPC, until write
@@ -111,14 +114,14 @@ def test_a_disk_that_fills_mid_run_ends_each_item_inconclusive_with_the_reason(
     suite: pytest.Pytester,
 ) -> None:
     write(suite, "test_food.yaml", FOOD_SPEC)
-    full_disk(suite, start=5)  # the index line, target.json, a screenshot and its line, then full
+    full_disk(suite, start=2, only=b'{"step"')  # the second step's line, then every line after it
     result = suite.runpytest("-rA", "-p", "no:xdist")
     assert result.parseoutcomes() == {"inconclusive": 2}
     result.stdout.fnmatch_lines(
         [
-            "INCONCLUSIVE test_food.yaml::delivery time - artifacts: could not write */step-002.webp: "
+            "INCONCLUSIVE test_food.yaml::delivery time - artifacts: could not write */steps.jsonl: "
             "No space left on device",
-            "INCONCLUSIVE test_food.yaml::coupons - artifacts: could not write */target.json: "
+            "INCONCLUSIVE test_food.yaml::coupons - artifacts: could not write */steps.jsonl: "
             "No space left on device",
         ]
     )
@@ -127,6 +130,32 @@ def test_a_disk_that_fills_mid_run_ends_each_item_inconclusive_with_the_reason(
     # What was written before the disk filled is kept.
     (steps,) = (suite.path / ".fairy").glob("sessions/*/*delivery*/steps.jsonl")
     assert [json.loads(line)["step"] for line in steps.read_text(encoding="utf-8").splitlines()] == [1]
+
+
+@pytest.mark.parametrize("failing", [1, 3], ids=["first screenshot", "last screenshot, after the pass"])
+def test_every_record_of_an_item_says_the_verdict_its_junit_says(suite: pytest.Pytester, failing: int) -> None:
+    """A step screenshot, written off the loop, fails: during the run, or once the exploration passed
+    (coupons passes at step 3). result.json, the JUnit XML, Allure and the terminal summary all say
+    inconclusive, and why; none says passed."""
+    write(suite, "test_food.yaml", FOOD_APP_BLOCK + COUPONS)
+    full_disk(suite, start=failing, only=b"RIFF")  # step screenshots (WebP) from that one on
+    result = suite.runpytest(
+        "-rA", "-p", "no:xdist", "--junitxml", "junit.xml", "--alluredir", "allure-results"
+    )
+    assert result.parseoutcomes() == {"inconclusive": 1}
+    assert_no_traceback(result)
+    summary = [line for line in result.outlines if line.startswith("test_food.yaml::") and ": " in line]
+    assert [line.split(": ")[1] for line in summary] == ["inconclusive"], summary
+    for folder in (suite.path / ".fairy").glob("sessions/*/test_food*"):
+        document = json.loads((folder / "result.json").read_text(encoding="utf-8"))
+        assert document["verdict"] == "inconclusive", document
+        assert document["reason"].startswith("artifacts: could not write "), document["reason"]
+    junit = (suite.path / "junit.xml").read_text(encoding="utf-8")
+    assert junit.count("<error ") == 1 and "<failure" not in junit
+    statuses = [
+        json.loads(p.read_text(encoding="utf-8"))["status"] for p in (suite.path / "allure-results").glob("*-result.json")
+    ]
+    assert statuses == ["broken"]
 
 
 def test_a_disk_full_from_the_start_still_runs_every_item(suite: pytest.Pytester) -> None:
@@ -143,7 +172,7 @@ def test_a_disk_full_from_the_start_still_runs_every_item(suite: pytest.Pytester
 
 def test_items_after_the_disk_frees_again_pass(suite: pytest.Pytester) -> None:
     write(suite, "test_food.yaml", FOOD_SPEC)
-    full_disk(suite, start=3, until=4)  # one failed write: the first item's first screenshot
+    full_disk(suite, start=1, until=2, only=b"RIFF")  # one failed write: the first item's first screenshot
     result = suite.runpytest("-rA", "-p", "no:xdist")
     assert result.parseoutcomes() == {"inconclusive": 1, "passed": 1}
     result.stdout.fnmatch_lines(
@@ -160,13 +189,15 @@ def test_a_result_that_cannot_be_written_makes_the_item_inconclusive(suite: pyte
     result.stdout.fnmatch_lines(["INCONCLUSIVE *::coupons - artifacts: could not write */result.json: *"])
     assert_no_traceback(result)
     assert_no_broken_files(suite.path / ".fairy")
-    # The other sinks finished before the store failed: Allure has both items, each with every step.
+    # The other sinks finish after the store failed, told the item is inconclusive: Allure has both items,
+    # broken, each with every step.
     folder = suite.path / "allure-results"
     reports = {
         r["name"]: r
         for r in (json.loads(p.read_text(encoding="utf-8")) for p in folder.glob("*-result.json"))
     }
     assert sorted(reports) == ["coupons", "delivery time"]
+    assert reports["coupons"]["status"] == "broken" and "**Verdict:** inconclusive" in reports["coupons"]["description"]
     for name, report in reports.items():
         (steps,) = (suite.path / ".fairy").glob(f"sessions/*/*{name.replace(' ', '_')}-*/steps.jsonl")
         assert len(report["steps"]) == len(steps.read_text(encoding="utf-8").splitlines()) > 0, name
@@ -185,3 +216,26 @@ def test_a_baseline_diff_that_cannot_be_written_is_inconclusive_and_not_half_wri
     result.stdout.fnmatch_lines(["INCONCLUSIVE *::coupons - artifacts: could not write */diff.json: *"])
     assert_no_traceback(result)
     assert_no_broken_files(suite.path / ".fairy")
+
+
+KILLED_AT_STEP = """\
+import os, signal
+
+def pytest_fairy_step(item, record):
+    print(f"printed step {record.step}", flush=True)
+    if record.step == {step}:
+        os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_step_handed_on_is_a_stored_step_when_the_run_is_killed(suite: pytest.Pytester) -> None:
+    """The store is the first to hear of a step and has its line on disk before anything else hears of
+    it: a run killed (-9) right after a step was handed on has that step in steps.jsonl."""
+    write(suite, "test_food.yaml", FOOD_SPEC)
+    write(suite, "conftest.py", KILLED_AT_STEP.replace("{step}", "4"))
+    result = suite.runpytest_subprocess("-p", "no:xdist", "-s", "-k", "delivery")
+    assert result.ret == -9
+    printed = [line[line.index("printed step ") :] for line in result.outlines if "printed step " in line]
+    assert printed == [f"printed step {n}" for n in range(1, 5)]
+    (steps,) = (suite.path / ".fairy").glob("sessions/*/*delivery*/steps.jsonl")
+    assert [json.loads(line)["step"] for line in steps.read_text(encoding="utf-8").splitlines()] == [1, 2, 3, 4]

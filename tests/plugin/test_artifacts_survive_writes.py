@@ -101,9 +101,9 @@ def test_after_a_failed_write_an_items_store_keeps_quiet(
     monkeypatch.setattr(
         atomic, "_put", lambda handle, data: (_ for _ in ()).throw(OSError(errno.EROFS, "ro"))
     )
-    with pytest.raises(ArtifactError, match="step-001.webp: ro"):
+    with pytest.raises(ArtifactError, match="steps.jsonl: ro"):  # the line first, on the loop's thread
         store.step(record)
     monkeypatch.setattr(atomic, "_put", real)  # even with room again, the late step is not kept
     store.step(record)
-    assert store.failed is not None and "step-001.webp" in str(store.failed)
+    assert store.failed is not None and "steps.jsonl" in str(store.failed)
     assert sorted(p.name for p in (tmp_path / "item").iterdir()) == ["target.json"]

@@ -160,7 +160,7 @@ def test_the_terminal_the_store_and_allure_give_the_same_counts(allure_run: Allu
         shown = terminal[name]
         parameters = {p["name"]: p["value"] for p in result["parameters"]}
         assert (parameters["steps"], parameters["states"]) == (shown["steps"], shown["states"]), name
-        (stored,) = sessions.glob(f"*/*{name.replace(' ', '_')}/result.json")
+        (stored,) = sessions.glob(f"*/*{name.replace(' ', '_')}-*/result.json")
         kept = json.loads(stored.read_text(encoding="utf-8"))
         assert (kept["steps"], kept["states"], kept["transitions"]) == tuple(
             int(shown[k]) for k in ("steps", "states", "tr")
