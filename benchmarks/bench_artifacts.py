@@ -11,7 +11,7 @@ logger, as allure-pytest drives them) write into a temporary folder.
 
 Side by side in one run:
 
-- before: what the loop did until issue 17: a lossless PNG encoded in the loop at every step, written by
+- before: a lossless PNG encoded in the loop at every step, written by
   the store and copied again into the Allure results;
 - after: WebP at a long edge of 1280 encoded on a background thread, written once and hard-linked into
   the Allure results.

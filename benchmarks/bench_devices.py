@@ -58,7 +58,7 @@ QUICK_FEATURES = ("delivery time", "coupon reminders", "store pickup")
 # A point on the food home screen that no element answers: the tap costs a round trip, changes nothing.
 NEUTRAL_POINT = (540, 2300)
 DEVICES = 4
-# A mid-range phone, as issue 17 measures it: seconds per dump, screenshot, logcat read, tap, UI settling.
+# A mid-range phone, as measured on one: seconds per dump, screenshot, logcat read, tap, UI settling.
 PHONE = Latency(dump=0.6, screenshot=0.25, logcat=0.1, action=0.1, settle=0.3)
 PHONE_FLOOR = max(PHONE.dump, PHONE.screenshot) + PHONE.action + PHONE.settle
 FLOOR_TARGET = 1.15

@@ -3,7 +3,7 @@
     python benchmarks/bench_families.py
 
 A walk opens every product from the list and goes back (the list scrolled a page every 8 products), as an
-explorer touring a catalogue does: 600 screens. Target (issue 14): <= 3 states for the detail pages.
+explorer touring a catalogue does: 600 screens. Target: <= 3 states for the detail pages.
 """
 
 from __future__ import annotations

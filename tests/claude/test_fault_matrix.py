@@ -1,4 +1,4 @@
-"""The fault matrix of issue 5, against the fake Messages API through the real SDK: every fault ends as a
+"""The fault matrix, against the fake Messages API through the real SDK: every fault ends as a
 retry that succeeds or as a `BrainError`, which the explorer turns into an inconclusive item - in bounded
 time, even where the server asks for long waits or never answers.
 

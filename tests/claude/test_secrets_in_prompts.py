@@ -1,4 +1,4 @@
-"""Claude is told the spec's secrets by placeholder, and types them so (issue 19): the plan and step
+"""Claude is told the spec's secrets by placeholder, and types them so: the plan and step
 prompts name `{{SHOP_PASSWORD}}`, through the real SDK against the fake Messages API."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The README's test command installs nothing outside the virtual environment (issue 18): no test or
+"""The README's test command installs nothing outside the virtual environment: no test or
 fixture runs a package manager. Tools a test needs beyond pip (Allure, chromium, a CJK font) come from
 `scripts/install-report-tools` and `.ci/run`; without them the test skips and says how to enable it."""
 

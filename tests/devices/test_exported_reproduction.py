@@ -1,6 +1,6 @@
 """The exported reproduction of a defect, run on its own: a plain pytest file on uiautomator2, against the
 virtual device over the real adb stack, fails the way the item failed while the defect is there, and
-passes on a build of the app with it fixed (issue 19).
+passes on a build of the app with it fixed.
 
 The spec's features clear the app's data (`reset: data`), so the way starts at the notes app's login
 wall, as a developer's fresh install would: the exported test types the user name and reads the password

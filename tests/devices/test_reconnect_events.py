@@ -1,4 +1,4 @@
-"""Reconnects are events (issue 16, part 2): each reconnect the driver performs is in the step record
+"""Reconnects are events: each reconnect the driver performs is in the step record
 (`device_note`, steps.jsonl) and on the `-v` step line; a device that came back with the app under test no
 longer running ends its item inconclusive instead of exploring a reset device.
 

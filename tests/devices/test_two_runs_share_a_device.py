@@ -1,4 +1,4 @@
-"""Two real `pytest` runs on one device (issue #16): the second, started while the first holds the
+"""Two real `pytest` runs on one device: the second, started while the first holds the
 device, takes its turns between the first's items instead of starving until the first run ends.
 
 Both runs explore a copy of the food suite on ONE virtual device served over adbd, through the test's adb
@@ -145,7 +145,7 @@ def test_a_second_run_takes_turns_with_the_first_and_says_it_waits(
     waiting = [line for line in said(second_root) if line.startswith("waiting for ")]
     assert waiting, output
     # Held by the first run - though once, under heavy load, the line named another pid than the first
-    # run's (the lock's owner record lagging? noted on issue 16); a holder is named either way.
+    # run's (the lock's owner record lagging?); a holder is named either way.
     assert re.match(rf"waiting for {re.escape(food.serial)}, held by pid \d+ on ", waiting[0]), waiting
 
     # Interleaved: the second run's first item passed before the first run's last item began.

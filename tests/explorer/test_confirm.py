@@ -1,5 +1,5 @@
 """An app defect fails the item only once a replay of its way from a fresh launch, without the brain, shows
-it again; one that does not show again leaves the item inconclusive with its evidence (issue 19). Whole
+it again; one that does not show again leaves the item inconclusive with its evidence. Whole
 explorations on the virtual device: the notes app's seeded crash and ANR, a project check that fires only
 once, a judge's finding, and a done-when never seen."""
 

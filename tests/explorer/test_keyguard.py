@@ -1,4 +1,4 @@
-"""A phone that locks itself mid-run (issue 16, part 6): the virtual device's lock screen, its recognition
+"""A phone that locks itself mid-run: the virtual device's lock screen, its recognition
 at each look, a swipe lock lifted so the item goes on, and a PIN lock ending the item inconclusive with
 what to do, never as "actions failed" or an app defect."""
 

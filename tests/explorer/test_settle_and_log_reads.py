@@ -1,5 +1,5 @@
 """The explorer waits for the UI to settle after each action where the device can tell (the virtual device
-models a phone's settling), and its oracles read the app's log on from where they stopped (issue 17)."""
+models a phone's settling), and its oracles read the app's log on from where they stopped."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Layers from evidence, not from shape (issue 14): a window or container hides what is behind it only
+"""Layers from evidence, not from shape: a window or container hides what is behind it only
 if it shows something and covers it. Each rule is taken from a real phone's dump in the corpus
 (tests/perception/real_screens); here each is built small, so a test fails when its rule is deleted."""
 

@@ -1,4 +1,4 @@
-"""The model is told the mark colours as they are drawn (issue 13: dialogs and popups are not red)."""
+"""The model is told the mark colours as they are drawn (dialogs and popups are not red)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The first mistakes a newcomer makes are one line each, naming what and where and what to do (issue 18):
+"""The first mistakes a newcomer makes are one line each, naming what and where and what to do:
 a spec of their own app without an app model, run on the default virtual device; a virtual device named
 with a model file that is not there or not valid."""
 

@@ -1,4 +1,4 @@
-"""Apps behind a login (issue 19): the spec's `login:` signs in once per device, the items start signed in,
+"""Apps behind a login: the spec's `login:` signs in once per device, the items start signed in,
 the credentials come from the environment and are in no output and no artifact (the decision cache
 included), and a login that fails leaves the items inconclusive, never failed."""
 

@@ -1,6 +1,5 @@
 """A password the explorer types is never written down: not in the -v step lines, the session store, the
-feature tree, the Allure results or the JUnit XML (issue 18: they all showed it in clear text). Prompts
-are built from the same step words."""
+feature tree, the Allure results or the JUnit XML. Prompts are built from the same step words."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Text a brain typed into a password field is not kept in the decision cache (issue 18): the recording
+"""Text a brain typed into a password field is not kept in the decision cache: the recording
 holds the step without its text, and a replay that reaches it decides anew (cached) or ends inconclusive
 saying why (strict). A spec's secrets are kept as their placeholders and replay as usual."""
 

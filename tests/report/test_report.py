@@ -150,8 +150,8 @@ def test_a_confirmed_defect_carries_its_reproduction_as_attachments_and_files(al
 
 
 def test_the_terminal_the_store_and_allure_give_the_same_counts(allure_run: AllureRun) -> None:
-    """One source for the step, state and transition counts (issue 18: the summary said 13 steps where
-    the tree picture said 14)."""
+    """One source for the step, state and transition counts: the terminal summary, the store's result
+    and the Allure figures agree item by item."""
     summary = re.compile(r"::(?P<name>[^:]+): \w+: (?P<steps>\d+) steps, (?P<states>\d+) states, (?P<tr>\d+) transitions")
     terminal = {m["name"]: m for m in map(summary.search, allure_run.outcome.stdout.splitlines()) if m}
     assert len(terminal) == len(allure_run.by_name()) >= 6
