@@ -42,7 +42,7 @@ from pytest_fairy.explore.login import Login
 from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.oracles import Observation
 from pytest_fairy.explore.recognize import Recognizer
-from pytest_fairy.explore.record import Exploration, StepRecord, StepSink, tell_result
+from pytest_fairy.explore.record import Exploration, Interrupted, StepRecord, StepSink, tell_result
 from pytest_fairy.explore.reproduction import Move, Proof, Reproduction
 from pytest_fairy.explore.run import Run
 from pytest_fairy.explore.screenshot import NO_SCREENSHOT, ScreenshotEncoder
@@ -57,6 +57,7 @@ from pytest_fairy.explore.step import (
     choose,
     defect,
     escape_from,
+    interruption,
     noted,
     read_oracles,
     return_step,
@@ -137,7 +138,7 @@ class Explorer:
         ending, reproduction = self._confirm(run, ending)
         story = run.story(ending, course)
         try:
-            summary = self.brain.summarize(target, story)
+            summary = story if ending.interrupted else self.brain.summarize(target, story)
         except BrainError as exc:
             summary = f"{story}\n(the brain could not write a summary: {exc})"
         last = course.last
@@ -162,7 +163,10 @@ class Explorer:
             reproduction=reproduction,
             at_step=ending.at_step if ending.verdict is Verdict.FAILED else None,
         )
-        return tell_result(self.sinks, result)
+        result = tell_result(self.sinks, result)
+        if ending.interrupted:
+            raise Interrupted(result)
+        return result
 
     def _loop(self, run: Run) -> tuple[Ending, Course]:
         """Step until a phase reaches a verdict. A lost device, a failing brain, an unreadable screen or a
@@ -178,7 +182,8 @@ class Explorer:
                         self.device, run.target.package, course.awaiting.record.device_note, course.steps
                     )
                 arrival = run.arrive(seen, course)  # identify, record
-                course = self._report(course, arrival)
+                course = course.arrived(arrival)  # told once, even if a sink raises (an interrupt)
+                self._report(arrival)
                 reading = read_oracles(run.mission, run.target, self._observe(run, arrival))  # oracles
                 warning = run.watch(arrival)  # guard
                 ctx = run.context(arrival, reading, warning)
@@ -198,6 +203,8 @@ class Explorer:
             raise
         except FairyError as exc:
             return Ending(Verdict.INCONCLUSIVE, exc.as_reason()), course
+        except KeyboardInterrupt as stop:  # the item ends inconclusive, its records kept; then the session
+            return interruption(stop, course.steps), course
         finally:
             if course.awaiting is not None:  # the run ended before the last action's outcome was seen
                 self._tell(course.awaiting.record)
@@ -238,11 +245,10 @@ class Explorer:
         log = self.secrets.mask(self.diagnostics.logcat())
         return Observation(arrival.seen.screen, log, arrival.state.name, log_from=run.unread_log(log))
 
-    def _report(self, course: Course, arrival: Arrival) -> Course:
+    def _report(self, arrival: Arrival) -> None:
         """Hand the step that led to `arrival` to every sink, now that its outcome is known."""
         if arrival.record is not None:
             self._tell(arrival.record)
-        return course.arrived(arrival)
 
     def _tell(self, record: StepRecord) -> None:
         for sink in self.sinks:

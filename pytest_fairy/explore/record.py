@@ -133,3 +133,13 @@ def tell_result(sinks: Sequence[StepSink], result: Exploration) -> Exploration:
         except ArtifactError as failure:
             result = result.unkept(failure)
     return result
+
+
+class Interrupted(KeyboardInterrupt):
+    """The run was asked to stop (Ctrl-C, SIGTERM) during an exploration: its `result`, inconclusive, has
+    been told to every sink. A KeyboardInterrupt, so that whoever does not know it stops as on Ctrl-C; the
+    plugin reports the item and then stops the session."""
+
+    def __init__(self, result: Exploration) -> None:
+        super().__init__(result.reason)
+        self.result = result

@@ -51,6 +51,13 @@ class Ending:
     # replay knows what to do and what to look for (`confirm.py`).
     proof: Proof = Proof.ORACLES
     at_step: int = 0
+    interrupted: bool = False  # Ctrl-C or SIGTERM: the item ends here and the session stops after it
+
+
+def interruption(stop: KeyboardInterrupt, steps: int) -> Ending:
+    """The run was asked to stop (Ctrl-C, or SIGTERM: plugin/signals.py) after `steps` steps."""
+    why = str(stop) or "Ctrl-C"
+    return Ending(Verdict.INCONCLUSIVE, f"interrupted ({why}) after step {steps}", interrupted=True)
 
 
 def defect(judgement: Judgement, step: int) -> Ending:

@@ -14,6 +14,7 @@ import pytest
 from pytest_fairy.errors import FairyError, UsageError
 from pytest_fairy.explore.briefing import mission_of, target_of
 from pytest_fairy.explore.explorer import Explorer
+from pytest_fairy.explore.record import Interrupted
 from pytest_fairy.explore.verdict import distrust_if_shared
 from pytest_fairy.plugin.outcomes import AppDefect, Inconclusive, conclude
 from pytest_fairy.plugin.project_hooks import with_project_hooks
@@ -145,6 +146,9 @@ def explore_feature(fairy_explorer: Explorer, request: pytest.FixtureRequest) ->
     target = target_of(spec, feature, max_steps=run.fairy.max_steps)
     try:
         result = fairy_explorer.explore(target, with_project_hooks(mission_of(spec, feature), item))
+    except Interrupted as stop:  # Ctrl-C or SIGTERM: this item is reported inconclusive, then the run stops
+        request.session.shouldstop = f"interrupted during {item.nodeid}"
+        result = stop.result
     except FairyError:
         raise  # a usage error: the user's to fix, as it is
     except Exception as exc:

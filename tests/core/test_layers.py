@@ -54,7 +54,7 @@ LAYERS: tuple[str, ...] = (
 ROOT = PACKAGE  # the public face, above every layer
 
 # pytest outcomes, not errors: they carry a verdict to pytest and stand outside FairyError on purpose.
-OUTCOMES = frozenset({"AppDefect", "Inconclusive"})
+OUTCOMES = frozenset({"AppDefect", "Inconclusive", "Interrupted"})
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,9 @@
-"""SIGTERM (a CI timeout or cancel) ends a run as Ctrl-C does: interrupted, with its JUnit written and the
-steps stored so far kept, never killed on the spot."""
+"""SIGTERM (a CI timeout or cancel) ends a run as Ctrl-C does, never killed on the spot: the item under way
+ends inconclusive, saying so everywhere, with the steps stored so far kept; then the run stops."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import signal
 import xml.etree.ElementTree as ET
@@ -14,7 +15,7 @@ from pytest_fairy.plugin.signals import TermAsInterrupt
 
 REPO = Path(__file__).resolve().parents[2]
 
-# The run sends itself SIGTERM after the second step of its first item, as a CI runner would.
+# The run sends itself SIGTERM (or SIGINT) after the second step of its first item, as a CI runner would.
 TERMINATES = """
 import os, signal
 
@@ -24,14 +25,32 @@ def pytest_fairy_step(item, record):
 """
 
 
-def test_sigterm_mid_item_ends_the_run_interrupted_with_junit_written(pytester: pytest.Pytester) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_a_stop_mid_item_ends_that_item_inconclusive_everywhere_and_then_the_run(
+    pytester: pytest.Pytester, signum: int
+) -> None:
+    """The item under way is inconclusive, saying it was interrupted, in the JUnit XML, result.json and
+    Allure (never passed), with its steps kept; the run then stops, interrupted, the next items not run."""
     shutil.copytree(REPO / "example_suites" / "food", pytester.path / "food")
-    pytester.makeconftest(TERMINATES)
-    result = pytester.runpytest_subprocess("food", "-p", "no:xdist", "--junitxml=junit.xml", "--fairy-artifacts=.fairy")
+    pytester.makeconftest(TERMINATES.replace("SIGTERM", signal.Signals(signum).name))
+    result = pytester.runpytest_subprocess(
+        "food", "-p", "no:xdist", "--junitxml=junit.xml", "--fairy-artifacts=.fairy", "--alluredir=allure"
+    )
     assert result.ret == pytest.ExitCode.INTERRUPTED, result.stdout.str()[-2000:]
-    result.stdout.fnmatch_lines(["*KeyboardInterrupt*", "*SIGTERM*"])
-    ET.parse(pytester.path / "junit.xml")  # written whole
-    assert next(pytester.path.glob(".fairy/sessions/*/*/steps.jsonl")).read_text(encoding="utf-8").strip()
+    why = "SIGTERM: the run was asked to stop" if signum == signal.SIGTERM else "Ctrl-C"
+    (case,) = ET.parse(pytester.path / "junit.xml").getroot().iter("testcase")
+    (error,) = case.iter("error")
+    assert case.get("name") and error.get("message", "").startswith(
+        f"inconclusive: interrupted ({why}) after step 2"
+    )
+    (item,) = (p.parent for p in pytester.path.glob(".fairy/sessions/*/*/result.json"))
+    document = json.loads((item / "result.json").read_text(encoding="utf-8"))
+    assert document["verdict"] == "inconclusive" and document["reason"].startswith("interrupted")
+    assert len((item / "steps.jsonl").read_text(encoding="utf-8").splitlines()) == 2
+    (allure,) = (
+        json.loads(p.read_text(encoding="utf-8")) for p in (pytester.path / "allure").glob("*-result.json")
+    )
+    assert allure["status"] == "broken" and "interrupted" in allure["statusDetails"]["message"]
 
 
 def test_a_sigterm_handler_set_by_someone_else_is_kept() -> None:
