@@ -39,6 +39,7 @@ from pytest_fairy.plugin.outcomes import (
 from pytest_fairy.plugin.run import RUN_KEY, SESSION_INPUT, FairyRun
 from pytest_fairy.plugin.signals import TermAsInterrupt
 from pytest_fairy.plugin.sinks import write_summary
+from pytest_fairy.plugin.xdist_workers import Workers
 
 # pytest registers the fixtures it finds on the entry-point module: these are imported for that.
 __all__ = ["fairy_app_model", "fairy_brain", "fairy_config", "fairy_device", "fairy_explorer", "fairy_logins"]
@@ -53,12 +54,15 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 
 TERM_KEY = pytest.StashKey[TermAsInterrupt]()
+WORKERS_KEY = pytest.StashKey[Workers]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[RUN_KEY] = FairyRun.configure(config)
     config.pluginmanager.register(InconclusiveReports(config), "fairy-inconclusive")
-    config.stash[TERM_KEY] = term = TermAsInterrupt()
+    config.stash[WORKERS_KEY] = workers = Workers()
+    Workers.register(config)
+    config.stash[TERM_KEY] = term = TermAsInterrupt(workers.stop)
     term.install()
 
 
@@ -80,6 +84,7 @@ def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -
 def pytest_configure_node(node: Any) -> None:
     """xdist: every worker writes into the controller's session folder."""
     node.workerinput[SESSION_INPUT] = node.config.stash[RUN_KEY].store.session_id
+    node.config.stash[WORKERS_KEY].configure_node(node)  # and says where its pid goes, for a SIGTERM
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -100,6 +105,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     if TERM_KEY in config.stash:
         config.stash[TERM_KEY].uninstall()
+    if WORKERS_KEY in config.stash:
+        config.stash[WORKERS_KEY].close()
     if RUN_KEY in config.stash:
         config.stash[RUN_KEY].close()
 
