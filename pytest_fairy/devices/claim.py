@@ -92,7 +92,7 @@ class DeviceClaim:
     def owner(self) -> str:
         if self._busy_on_device and self.lease is not None:
             if self._errors:
-                return f"unknown: its lease could not be read ({self._errors[-1]})"
+                return f"nobody known: the device did not answer when asked ({self._errors[-1]})"
             return f"{self.lease.owner()}, by its lease on the device"
         return self.lock.owner()
 

@@ -244,9 +244,9 @@ class DevicePool:
                 return
             finally:
                 claim.release(answering=answering, reconnected=reconnected)
-        raise DeviceLost(
-            serials[0] if len(serials) == 1 else ", ".join(serials), "lease a device", "; ".join(failures)
-        )
+        if len(serials) == 1:  # its failures name it already: "device S: take the device lease: ..."
+            raise DeviceLost(serials[0], "it is gone", "; ".join(f.split(": ", 1)[-1] for f in failures))
+        raise DeviceLost(", ".join(serials), "every one is gone", "; ".join(failures))
 
     def _connected(self, serial: str) -> Device:
         if serial not in self._real:

@@ -39,6 +39,7 @@ from pytest_fairy.plugin.outcomes import (
 from pytest_fairy.plugin.run import RUN_KEY, SESSION_INPUT, FairyRun
 from pytest_fairy.plugin.signals import TermAsInterrupt
 from pytest_fairy.plugin.sinks import write_summary
+from pytest_fairy.plugin.spec_names import warn_if_spec
 from pytest_fairy.plugin.xdist_workers import Workers
 
 # pytest registers the fixtures it finds on the entry-point module: these are imported for that.
@@ -136,8 +137,10 @@ def font_warning() -> list[str]:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> SpecFile | None:
-    if parent.config.stash[RUN_KEY].collects(file_path):
+    run = parent.config.stash[RUN_KEY]
+    if run.collects(file_path):
         return SpecFile.from_parent(parent, path=file_path, nodeid=spec_nodeid(parent.config, file_path))
+    warn_if_spec(file_path, run.fairy.spec_patterns)
     return None
 
 

@@ -8,11 +8,13 @@ Registered by the entry-point module, which imports them.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 
 from pytest_fairy.devices.protocol import Device
+from pytest_fairy.errors import DeviceError
 from pytest_fairy.explore.briefing import target_of
 from pytest_fairy.explore.decisions import Brain
 from pytest_fairy.explore.explorer import Explorer
@@ -20,6 +22,7 @@ from pytest_fairy.plugin.brains import item_brain
 from pytest_fairy.plugin.items import DEVICE_KEY, FEATURE_KEY
 from pytest_fairy.plugin.logins import Logins
 from pytest_fairy.plugin.options import FairyConfig
+from pytest_fairy.plugin.outcomes import Inconclusive
 from pytest_fairy.plugin.run import RUN_KEY
 from pytest_fairy.plugin.sinks import item_sinks
 from pytest_fairy.replay import spec_id
@@ -48,9 +51,16 @@ def fairy_app_model(request: pytest.FixtureRequest) -> Path | None:
 @pytest.fixture
 def fairy_device(request: pytest.FixtureRequest, fairy_app_model: Path | None) -> Iterator[Device]:
     """The device this test explores on, held (locked, for a real device) until the test ends:
-    `fairy_device.tap(x, y)`."""
+    `fairy_device.tap(x, y)`. A spec item that gets none (its device is gone) is inconclusive, saying why
+    in one line."""
     pool = request.config.stash[RUN_KEY].pool
-    with pool.lease(fairy_app_model, request.node.stash.get(DEVICE_KEY, None)) as device:
+    with ExitStack() as held:
+        try:
+            device = held.enter_context(pool.lease(fairy_app_model, request.node.stash.get(DEVICE_KEY, None)))
+        except DeviceError as exc:
+            if FEATURE_KEY not in request.node.stash:
+                raise
+            raise Inconclusive(f"no device for this item: {exc}", f"no device for this item: {exc}") from None
         yield device
 
 

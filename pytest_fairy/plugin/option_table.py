@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from difflib import get_close_matches
 from typing import Any
 
 import pytest
@@ -111,6 +112,10 @@ def choice(*choices: str) -> Parse:
 def serial(raw: str) -> str:
     if not raw.strip() or any(c.isspace() for c in raw):
         raise Refused("an adb serial or 'virtual'")
+    word = raw.split(":", 1)[0]
+    if word != VIRTUAL and get_close_matches(word.lower(), [VIRTUAL], cutoff=0.7):
+        # No adb serial reads like a misspelt `virtual`: a typo, not a phone to look for.
+        raise Refused(f"an adb serial or 'virtual' (did you mean {raw.replace(word, VIRTUAL, 1)}?)")
     return raw
 
 

@@ -86,15 +86,20 @@ def _reproduction(item: pytest.Item, result: Exploration, folder: Path | None) -
 
 
 def mark_inconclusive(report: pytest.TestReport, call: pytest.CallInfo[None]) -> None:
-    """An item that raised `Inconclusive` says so on its report, for the controller's terminal and JUnit."""
+    """An item that raised `Inconclusive` says so on its report, for the controller's terminal and JUnit.
+    Raised in its setup (no device for it), the report says it in one line, without a traceback."""
     if call.excinfo is not None and isinstance(call.excinfo.value, Inconclusive):
-        setattr(report, REASON_ATTR, call.excinfo.value.reason)
+        reason = call.excinfo.value.reason
+        setattr(report, REASON_ATTR, reason)
+        if call.when == "setup":
+            report.longrepr = f"inconclusive: {reason}"
 
 
 def inconclusive_reason(report: Any) -> str | None:
-    """The reason of an inconclusive item's call report; None for every other report."""
+    """The reason of an inconclusive item's call (or setup) report; None for every other report."""
     reason = getattr(report, REASON_ATTR, None)
-    return reason if isinstance(reason, str) and report.when == "call" and report.failed else None
+    ended = report.when in ("setup", "call") and report.failed
+    return reason if isinstance(reason, str) and ended else None
 
 
 class InconclusiveReports:

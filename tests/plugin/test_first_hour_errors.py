@@ -91,3 +91,17 @@ def test_an_ini_mistake_ends_the_run_in_one_line_with_exit_code_4(pytester: pyte
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert [line for line in result.errlines if line] == ["ERROR: ini key fairy_device_wait: expected seconds, 0 or more, got '-5'"]
+
+
+def test_a_spec_named_as_no_spec_is_said_not_skipped_in_silence(pytester: pytest.Pytester) -> None:
+    """`todo.yaml` reads as a spec (app:, features:) but no pattern collects it: a warning names the
+    patterns. A YAML file that is no spec (a CI config) is left alone."""
+    pytester.makefile(".yaml", todo="app:\n  name: 待办\n  package: com.example.todo\nfeatures:\n  - name: add\n")
+    pytester.makefile(".yml", ci="jobs:\n  test:\n    runs-on: ubuntu-latest\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "-p", "no:xdist")
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+    result.stdout.fnmatch_lines(
+        ["*SpecNotCollected: todo.yaml has app: and features: but is not collected as a feature spec: spec "
+         "files are named test_*.yaml, test_*.yml, *.fairy.yaml, *.fairy.yml (ini fairy_spec_patterns)*"]
+    )  # fmt: skip
+    assert "ci.yml" not in result.stdout.str()

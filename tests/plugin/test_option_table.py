@@ -86,6 +86,10 @@ def test_serials_and_adb_servers() -> None:
     for bad in ("", " ", "emulator 5554"):
         with pytest.raises(Refused):
             serial(bad)
+    for typo, meant in (("virtaul", "virtual"), ("Virtual", "virtual"), ("vitrual:apps/shop.yaml", "virtual:apps/shop.yaml")):
+        with pytest.raises(Refused, match=f"did you mean {meant}"):
+            serial(typo)
+    assert serial("virtual:apps/shop.yaml") == "virtual:apps/shop.yaml" and serial("R58M123ABC") == "R58M123ABC"
     assert adb_server("farm:5037") == "farm:5037"
     for bad in ("farm", ":5037", "farm:0", "farm:65536", "farm:port"):
         with pytest.raises(Refused):
