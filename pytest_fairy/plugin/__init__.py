@@ -13,7 +13,8 @@ May import every other part of pytest_fairy; nothing imports it.
 from __future__ import annotations
 
 import os
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ from pytest_fairy.plugin.outcomes import (
     inconclusive_reason,
     mark_inconclusive,
 )
+from pytest_fairy.plugin.pytest_junit import record_usage_error
 from pytest_fairy.plugin.run import RUN_KEY, SESSION_INPUT, FairyRun
 from pytest_fairy.plugin.signals import TermAsInterrupt
 from pytest_fairy.plugin.sinks import write_summary
@@ -59,7 +61,8 @@ WORKERS_KEY = pytest.StashKey[Workers]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.stash[RUN_KEY] = FairyRun.configure(config)
+    with said_in_junit(config):
+        config.stash[RUN_KEY] = FairyRun.configure(config)
     config.pluginmanager.register(InconclusiveReports(config), "fairy-inconclusive")
     config.stash[WORKERS_KEY] = workers = Workers()
     Workers.register(config)
@@ -89,7 +92,18 @@ def pytest_configure_node(node: Any) -> None:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    session.config.stash[RUN_KEY].check_devices(session.config)
+    with said_in_junit(session.config):
+        session.config.stash[RUN_KEY].check_devices(session.config)
+
+
+@contextmanager
+def said_in_junit(config: pytest.Config) -> Iterator[None]:
+    """A usage error raised here ends the run before pytest writes its JUnit XML: write it ourselves."""
+    try:
+        yield
+    except pytest.UsageError as exc:
+        record_usage_error(config, str(exc))
+        raise
 
 
 @pytest.hookimpl(trylast=True)

@@ -1,13 +1,18 @@
 """The one place pytest_fairy reaches into pytest's JUnit XML writer (`_pytest.junitxml`).
 
 pytest has no public way to change how a report is recorded in JUnit XML, and an inconclusive item must be
-an `<error>` there, not the `<failure>` pytest writes for any failed call. The writer's internals used:
-its `LogXML` in the config's stash under `xml_key`; `LogXML.node_reporter(report).nodes`, the XML elements
-written for a report; `LogXML.stats`, the counts the `<testsuite>` element reports. Checked on pytest
-9.2; tests/plugin/test_pytest_junit.py is the contract, and fails on an upgrade that changes them.
+an `<error>` there, not the `<failure>` pytest writes for any failed call; nor does it write the file when
+a run ends as a usage error before its session starts. The writer's internals used: its `LogXML` in the
+config's stash under `xml_key`; `LogXML.node_reporter(report).nodes`, the XML elements written for a
+report; `LogXML.stats`, the counts the `<testsuite>` element reports; the `xmlpath` option that
+`--junitxml` sets. Checked on pytest 9.2; tests/plugin/test_pytest_junit.py is the contract, and fails on
+an upgrade that changes them.
 """
 
 from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from _pytest.junitxml import xml_key
@@ -27,3 +32,23 @@ def record_as_error(config: pytest.Config, report: pytest.TestReport, message: s
     xml.stats["failure"] -= 1
     xml.stats["error"] += 1
     return True
+
+
+def record_usage_error(config: pytest.Config, message: str) -> None:
+    """A run that ends as a usage error (exit code 4: a bad option, an unreachable device) before pytest's
+    JUnit writer could write anything: the `--junitxml` file still says why, as one `<error>`, so a CI that
+    reads it shows the reason rather than "no test results". Written by the controller only."""
+    path = getattr(config.option, "xmlpath", None)
+    if not path or hasattr(config, "workerinput"):
+        return
+    suite = ET.Element("testsuite", name="pytest", errors="1", failures="0", skipped="0", tests="1")
+    case = ET.SubElement(suite, "testcase", classname="pytest_fairy", name="usage error")
+    ET.SubElement(case, "error", message=f"usage error: {message}").text = message
+    root = ET.Element("testsuites", name="pytest tests")
+    root.append(suite)
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        ET.ElementTree(root).write(target, encoding="utf-8", xml_declaration=True)
+    except OSError:
+        return  # the usage error itself is what the run says

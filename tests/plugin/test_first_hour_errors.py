@@ -4,6 +4,8 @@ with a model file that is not there or not valid."""
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
 import pytest
 
 MINE = """\
@@ -92,6 +94,27 @@ def test_an_ini_mistake_ends_the_run_in_one_line_with_exit_code_4(pytester: pyte
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert [line for line in result.errlines if line] == ["ERROR: ini key fairy_device_wait: expected seconds, 0 or more, got '-5'"]
 
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ((), "ini key fairy_device_wait: expected seconds, 0 or more, got '-5'"),  # read at configure
+        (("--fairy-device", "emulator-5570", "--fairy-adb", "127.0.0.1:1"), "no adb server answers"),  # at start
+    ],
+    ids=["configure", "session start"],
+)
+def test_a_usage_error_is_one_error_in_the_junit_xml(pytester: pytest.Pytester, args: tuple[str, ...], said: str) -> None:
+    """Exit code 4 comes before pytest's JUnit writer writes anything: the file a CI reads still says why."""
+    if not args:
+        pytester.makeini("[pytest]\nfairy_device_wait = -5\n")
+    pytester.makefile(".yaml", test_mine=MINE)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--junitxml=reports/junit.xml", *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    root = ET.parse(pytester.path / "reports" / "junit.xml").getroot()
+    (case,) = root.iter("testcase")
+    (error,) = case.iter("error")
+    assert case.get("name") == "usage error" and said in error.get("message", ""), error.get("message")
 
 def test_a_spec_named_as_no_spec_is_said_not_skipped_in_silence(pytester: pytest.Pytester) -> None:
     """`todo.yaml` reads as a spec (app:, features:) but no pattern collects it: a warning names the

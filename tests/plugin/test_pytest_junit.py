@@ -48,3 +48,8 @@ def test_a_failure_recorded_as_an_error_is_an_error_in_the_file_and_in_the_suite
     assert error is not None and error.get("message") == "inconclusive: why"
     assert cases["test_undecided"].find("failure") is None
     assert cases["test_broken"].find("failure") is not None
+
+
+def test_the_junit_path_is_the_xmlpath_option(pytester: pytest.Pytester) -> None:
+    """record_usage_error finds the file to write where --junitxml puts it."""
+    assert pytester.parseconfig("--junitxml=out/j.xml").option.xmlpath == "out/j.xml"
