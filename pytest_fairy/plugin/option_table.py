@@ -32,6 +32,8 @@ from pytest_fairy.report.policy import ArtifactPolicy
 
 BRAINS = ("offline", "claude", "replay")
 DEFAULT_SPEC_PATTERNS = ("test_*.yaml", "test_*.yml", "*.fairy.yaml", "*.fairy.yml")
+# Without -v, how often at most an item under way says how far it got.
+DEFAULT_PROGRESS_SECONDS = 5.0
 # Replays of an app defect's way before the item fails on it.
 DEFAULT_CONFIRM = 1
 GROUP = ("fairy", "pytest_fairy: LLM-driven GUI exploration")
@@ -185,6 +187,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "fairy_spec_patterns", "glob patterns of YAML feature specs to collect", text, DEFAULT_SPEC_PATTERNS,
         many=True,
+    ),
+    Setting(
+        "fairy_progress_seconds",
+        "without -v, an item under way says how far it got (step, states, loops escaped, cost, screen) at "
+        f"most this often, in seconds; 0: after every step (default {DEFAULT_PROGRESS_SECONDS:g})",
+        seconds(), DEFAULT_PROGRESS_SECONDS,
     ),
     Setting(
         "fairy_llm_long_edge",

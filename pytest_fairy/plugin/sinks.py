@@ -15,6 +15,7 @@ from pytest_fairy.explore.record import Exploration, StepRecord, StepSink
 from pytest_fairy.explore.target import Target
 from pytest_fairy.plugin.items import FEATURE_KEY
 from pytest_fairy.plugin.outcomes import SUMMARY_PROPERTY
+from pytest_fairy.plugin.progress import ProgressSink
 from pytest_fairy.plugin.run import RUN_KEY
 from pytest_fairy.replay.regression import write_diff_summary
 from pytest_fairy.report.allure import AllureSink
@@ -30,8 +31,11 @@ def item_sinks(item: pytest.Item, device: Device, brain: Brain) -> list[StepSink
     store, policy = run.store, run.fairy.artifacts_policy
     sinks: list[StepSink] = [HookSink(item)]
     # xdist workers have no terminal: their step lines would go nowhere.
-    if config.option.verbose > 0 and not hasattr(config, "workerinput"):
-        sinks.append(TerminalSink(config))
+    if not hasattr(config, "workerinput"):
+        if config.option.verbose > 0:
+            sinks.append(TerminalSink(config))
+        elif config.option.verbose == 0:
+            sinks.append(ProgressSink(config, run.fairy.progress_seconds))
     allure_dir = getattr(config.option, "allure_report_dir", None)
     if allure_dir:
         spec = item.stash.get(FEATURE_KEY, None)
