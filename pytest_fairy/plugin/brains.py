@@ -27,7 +27,13 @@ def live_brain(config: FairyConfig) -> Brain | None:
 def item_brain(config: FairyConfig, spec: str) -> Brain:
     """A fresh brain for one item, its decisions recorded in the decision cache of `spec`; an LLM brain
     replays them first where nothing changed, a `replay` run only replays."""
-    return brain_with_cache(live_brain(config), config.replay, spec, replays=config.brain == "claude")
+    return brain_with_cache(
+        live_brain(config),
+        config.replay,
+        spec,
+        replays=config.brain == "claude",
+        identifier=config.explorer.identifier,
+    )
 
 
 def login_brain(config: FairyConfig, steps: Sequence[str]) -> Brain:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from pytest_fairy.explore.decisions import Brain
+from pytest_fairy.explore.state import StateIdentifier
 from pytest_fairy.replay.brain import CacheMode, CacheWarning, CachingBrain
 from pytest_fairy.replay.cache import CacheError, DecisionCache
 from pytest_fairy.replay.recording import Recording, RecordingError, StepKey
@@ -44,11 +45,19 @@ def spec_id(item: pytest.Item) -> str:
     return item.nodeid
 
 
-def brain_with_cache(live: Brain | None, settings: ReplaySettings, spec: str, *, replays: bool) -> Brain:
+def brain_with_cache(
+    live: Brain | None,
+    settings: ReplaySettings,
+    spec: str,
+    *,
+    replays: bool,
+    identifier: StateIdentifier | None = None,
+) -> Brain:
     """The brain an item explores with: strict replay without a live brain; else `live` recording its
-    decisions, and replaying them first when `replays` (LLM brains) unless the cache is switched off."""
+    decisions, and replaying them first when `replays` (LLM brains) unless the cache is switched off.
+    `identifier`: the run's, so the recording's first screen is told as the explorer tells screens."""
     cache = DecisionCache(settings.cache)
     if live is None:
-        return CachingBrain(None, cache, spec, CacheMode.STRICT)
+        return CachingBrain(None, cache, spec, CacheMode.STRICT, identifier)
     mode = CacheMode.CACHED if replays and settings.use_cache else CacheMode.RECORD
-    return CachingBrain(live, cache, spec, mode)
+    return CachingBrain(live, cache, spec, mode, identifier)

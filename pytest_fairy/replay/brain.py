@@ -46,7 +46,7 @@ from pytest_fairy.explore.decisions import (
     witness,
     witness_plan,
 )
-from pytest_fairy.explore.state import identify
+from pytest_fairy.explore.state import StateIdentifier
 from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Screen
 from pytest_fairy.replay.cache import CacheError, DecisionCache
@@ -75,13 +75,23 @@ class CacheWarning(FairyWarning):
 
 
 class CachingBrain:
-    def __init__(self, inner: Brain | None, cache: DecisionCache, spec: str, mode: CacheMode) -> None:
+    def __init__(
+        self,
+        inner: Brain | None,
+        cache: DecisionCache,
+        spec: str,
+        mode: CacheMode,
+        identifier: StateIdentifier | None = None,
+    ) -> None:
+        """`identifier`: the run's (`ExplorerSettings.identifier`), which tells the first screen's state as
+        the explorer tells every later one."""
         if inner is None and mode is not CacheMode.STRICT:
             raise ValueError(f"a {mode} caching brain needs a live brain to decide with")
         self.inner = inner
         self.cache = cache
         self.spec = spec
         self.mode = mode
+        self.identifier = identifier or StateIdentifier()
         self.name = inner.name if inner is not None else "replay"
         self.model: str | None = inner.model if inner is not None else None
         self.replayed = 0
@@ -105,7 +115,7 @@ class CachingBrain:
     def plan(self, target: Target, screen: Screen, som_jpeg: bytes = b"") -> Plan:
         """A new exploration: load its recording, and replay the plan if the run starts where it did."""
         self._start(target)
-        state = identify(screen)
+        state = self.identifier.identify(screen)
         old = self._old
         plan: Plan | None = None
         if not self._live:

@@ -30,3 +30,16 @@ def test_a_login_with_steps_follows_them_and_one_with_a_goal_explores_uncached(t
     assert isinstance(login_brain(config("offline", tmp_path), ["tap 登录"]), ScriptedBrain)
     # A replay run has no brain of its own to sign in with: the offline one explores the login's goal.
     assert isinstance(login_brain(config("replay", tmp_path), []), OfflineBrain)
+
+
+def test_the_cache_tells_the_first_screen_as_the_run_tells_screens(tmp_path: Path) -> None:
+    """The recording's plan is keyed by the first screen's state, told by the run's own identifier (its
+    ini keys), as the explorer tells every later screen."""
+    from dataclasses import replace
+
+    from pytest_fairy.explore.state import StateIdentifier
+
+    identifier = StateIdentifier(long_text_chars=80)
+    base = config("offline", tmp_path)
+    made = item_brain(replace(base, explorer=replace(base.explorer, identifier=identifier)), "test_food.yaml")
+    assert isinstance(made, CachingBrain) and made.identifier is identifier
