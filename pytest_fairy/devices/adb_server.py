@@ -52,4 +52,4 @@ class AdbServerAddress:
             return False
 
     def client(self, timeout: float = DEFAULT_DEVICE_TIMEOUT) -> adbutils.AdbClient:
-        return adbutils.AdbClient(host=self.host, port=self.port, socket_timeout=timeout)
+        return deadline.AdbServerClient(self.host, self.port, socket_timeout=timeout)

@@ -198,3 +198,31 @@ class BoundedAdbDevice(adbutils.AdbDevice):
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.settimeout(self.limit)
         return sock
+
+
+class _ServerConnection(adbutils.AdbConnection):
+    """A connection to the adb server that fails when nothing answers, where adbutils' own runs
+    `adb start-server` (on the default port, whatever the client's) and tries again."""
+
+    def _safe_connect(self) -> socket.socket:
+        return self._create_socket()  # type: ignore[no-any-return]
+
+
+class AdbServerClient(adbutils.AdbClient):
+    """An adbutils client of one adb server that never starts a server: one that is gone is an
+    AdbConnectionError (a DeviceError where the driver translates it), never a server of our own left
+    running after pytest exits."""
+
+    def __init__(self, host: str, port: int, socket_timeout: float | None = None) -> None:
+        super().__init__(host=host, port=port, socket_timeout=socket_timeout)
+        self._timeout = socket_timeout
+
+    def make_connection(self, timeout: float | None = None) -> adbutils.AdbConnection:
+        timeout = timeout or self._timeout
+        try:
+            connection = _ServerConnection(self.host, self.port)
+        except TimeoutError:
+            raise adbutils.AdbTimeout("connect to adb server timeout") from None
+        if timeout:
+            connection.conn.settimeout(timeout)
+        return connection

@@ -50,7 +50,7 @@ from typing import Any
 
 import adbutils
 
-from pytest_fairy.devices.deadline import BoundedAdbDevice
+from pytest_fairy.devices.deadline import AdbServerClient, BoundedAdbDevice
 from pytest_fairy.devices.driver import AdbServerAddress
 from pytest_fairy.devices.lease_record import (
     OWNERLESS,
@@ -351,8 +351,8 @@ class DeviceLease:
 
     def _device(self) -> adbutils.AdbDevice:
         if self._client is None:
-            self._client = adbutils.AdbClient(
-                host=self.adb.host, port=self.adb.port, socket_timeout=self.settings.command_timeout
+            self._client = AdbServerClient(
+                self.adb.host, self.adb.port, socket_timeout=self.settings.command_timeout
             )
         # Bounded: adbutils' own 600 s default would otherwise apply to a shell's handshake with the device.
         return BoundedAdbDevice(self._client, self.serial, self.settings.command_timeout)
