@@ -32,6 +32,7 @@ from pytest_fairy.devices import deadline, events, u2_calls
 from pytest_fairy.devices import typing as typist
 from pytest_fairy.devices.adb_server import AdbServerAddress
 from pytest_fairy.devices.deadline import Reconnect, is_network_serial
+from pytest_fairy.devices.identity import another_phone, identity_of
 from pytest_fairy.devices.logcat import LogcatReader
 from pytest_fairy.devices.protocol import AppRef, DeviceInfo, DeviceLost, Key
 from pytest_fairy.devices.read_ahead import ReadAhead
@@ -72,6 +73,7 @@ class U2Device:
     # How long to wait for the UI to settle after each action (ini fairy_settle_seconds / fairy_settle_cap).
     settling: SettleLimits = field(default_factory=SettleLimits)
     lost: bool = False
+    _identity: tuple[str, ...] = field(default=(), init=False, repr=False)  # `identity.py`
     # Why the device counts as not answering (it missed a deadline and did not come back), else None.
     silence: deadline.DeviceNotAnswering | None = None
     reconnects: int = 0
@@ -91,8 +93,9 @@ class U2Device:
         return device
 
     def open(self) -> None:
-        """Attach to the device and start (or find) its uiautomator2 server."""
+        """Attach to the device and start (or find) its uiautomator2 server; note which phone it is."""
         self._adb_device, self._u2 = self._attach()
+        self._identity = identity_of(self._adb_device, self.serial)
 
     def _attach(self) -> tuple[adbutils.AdbDevice, u2.Device]:
         if not self.adb.reachable(self.deadlines.probe_seconds):
@@ -371,6 +374,9 @@ class U2Device:
                 continue
             self.reconnects += 1
             self._note = events.joined(self._note, events.reconnected(doing, attempt))  # a step event
+            if other := another_phone(self._identity, identity_of(self._adb_device, self.serial)):
+                self.lost = True  # before the failed call is retried on it
+                raise DeviceLost(self.serial, doing, other) from cause
             return
         if late is not None:
             raise self._silenced(doing) from cause

@@ -8,8 +8,10 @@ import pytest
 from device_helpers import FOOD_PACKAGE, QUICK_RECONNECT, Farm, find, tap_on
 from hypothesis import given
 from hypothesis import strategies as st
-from wire.wire_helpers import ServedDevice
+from wire.wire_helpers import NOTES_APP, ServedDevice
 
+from fairy_virtual import VirtualDevice
+from fairy_virtual.wire import WireServer
 from pytest_fairy.devices.driver import AdbServerAddress, Reconnect, U2Device, is_network_serial
 from pytest_fairy.devices.protocol import AppRef, Device, DeviceLost, Key
 from pytest_fairy.errors import DeviceError
@@ -176,6 +178,44 @@ def test_a_dropped_connection_reconnects(farm: Farm, food: ServedDevice) -> None
         back.join()
     assert device.reconnects >= 1
     assert device.current_app() == AppRef(FOOD_PACKAGE, HOME)
+
+
+def _comes_back_as(farm: Farm, food: ServedDevice, port: int, other: VirtualDevice) -> None:
+    """Another phone answers on the dropped device's port (a farm slot given to someone else)."""
+    food.server = WireServer(other, port=port)
+    food.server.start()
+
+
+@pytest.mark.wire
+def test_another_phone_on_the_same_address_is_a_lost_device_before_anything_is_retried_on_it(
+    farm: Farm, food: ServedDevice
+) -> None:
+    device = farm.driver(food, reconnect=QUICK_RECONNECT)
+    device.launch(FOOD_PACKAGE)
+    other = VirtualDevice(NOTES_APP, latency=False, serial="other-phone")  # its launcher: 随手记 at (175, 430)
+    port = farm.drop(food)
+    back = threading.Timer(0.5, _comes_back_as, args=(farm, food, port, other))
+    back.start()
+    try:
+        with pytest.raises(DeviceLost, match=r"another device answers there now: ro.serialno 'other-phone'"):
+            device.tap(175, 430)
+    finally:
+        back.join()
+    assert device.lost
+    assert other.current_app().package == "com.android.launcher3", "the failed tap was replayed on it"
+
+
+@pytest.mark.wire
+def test_the_same_phone_back_on_its_address_goes_on(farm: Farm, food: ServedDevice) -> None:
+    device = farm.driver(food, reconnect=QUICK_RECONNECT)
+    port = farm.drop(food)
+    back = threading.Timer(0.5, farm.restart, args=(food, port))
+    back.start()
+    try:
+        device.tap(540, 1200)
+    finally:
+        back.join()
+    assert device.reconnects >= 1 and not device.lost
 
 
 @pytest.mark.wire
