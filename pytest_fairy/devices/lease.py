@@ -101,6 +101,7 @@ class DeviceLease:
     waiters: Callable[[], Waiting] | None = field(default=None, repr=False)
     lost: str = field(default="", init=False)
     _record: LeaseRecord | None = field(default=None, init=False, repr=False)
+    _left: LeaseRecord | None = field(default=None, init=False, repr=False)  # abandoned on the device
     _seen: LeaseRecord | None = field(default=None, init=False, repr=False)
     _stop: threading.Event = field(default_factory=threading.Event, init=False, repr=False)
     _heartbeat: threading.Thread | None = field(default=None, init=False, repr=False)
@@ -177,10 +178,23 @@ class DeviceLease:
         """Stop renewing without asking the device anything (it stopped answering): the record expires by
         itself after `ttl`. Whether a lease was held."""
         record, self._record = self._record, None
+        self._left = record  # the record left on the device, for `reclaim`
         self._stop.set()
         self._heartbeat = None
         _HELD.discard(self)
         return record is not None and not self.lost
+
+    def reclaim(self) -> None:
+        """The device answers again: remove the record `abandon` left, if it is still that one, so that
+        the device is free at once rather than after the record's expiry. DeviceError as `release`."""
+        left, self._left = self._left, None
+        if left is None:
+            return
+        doing = "remove the lease left on the device"
+        self._require_server(doing)
+        current = self._read(doing)
+        if current is not None and current.token == left.token:
+            self._shell(["rm", "-r", self.settings.path], doing)
 
     def holder(self) -> LeaseRecord | None:
         """The record on the device now (None: no lease, or one whose record is being written)."""

@@ -7,8 +7,9 @@
   hosts of a farm see too. xdist worker gwN prefers devices[N % len] and falls back to any free one,
   waiting up to `device_wait` seconds. The connection (a `U2Device`) is kept by the worker between items;
   a device that was lost is dropped. A device that stopped answering (it missed its deadline,
-  `fairy_device_timeout`) is released without asking it anything, and this worker's later items fail
-  at once with the same reason instead of waiting for it again (another device takes them, if any).
+  `fairy_device_timeout`) is released without asking it anything; this worker's later items ask it once
+  more, for a few seconds, and fail with the same reason while it still does not answer (another device
+  takes them, if any), or take it again with a fresh connection once it does.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from pytest_fairy.errors import DeviceError
 if TYPE_CHECKING:  # the driver imports adbutils and uiautomator2: only real-device runs pay for that
     from pytest_fairy.devices.deadline import Deadlines, DeviceNotAnswering
     from pytest_fairy.devices.driver import AdbServerAddress, Reconnect
-    from pytest_fairy.devices.lease import LeaseSettings
+    from pytest_fairy.devices.lease import DeviceLease, LeaseSettings
 
 # The diagnostics at session start skip their active checks (u2 server, screen) on a device another
 # run holds (its lock here, or its lease on the device); they wait this long for it before doing so.
@@ -71,6 +72,7 @@ class DevicePool:
         self._real: dict[str, Device] = {}
         # Real devices that stopped answering, and why: later items fail at once with that reason.
         self._silent: dict[str, DeviceNotAnswering] = {}
+        self._abandoned: dict[str, DeviceLease] = {}  # the leases left on the devices in `_silent`
 
     # ---- session start ---------------------------------------------------------------------------
 
@@ -193,7 +195,7 @@ class DevicePool:
     def _real_lease(self, serials: list[str], *, fallback: bool) -> Iterator[Device | None]:
         from pytest_fairy.devices.lock import acquire_first
 
-        remaining = [s for s in serials if s not in self._silent]
+        remaining = [s for s in serials if s not in self._silent or self._answers_again(s)]
         if not remaining:  # every one stopped answering earlier: say so at once, or let a virtual one take it
             if fallback:
                 yield None
@@ -244,9 +246,41 @@ class DevicePool:
                 return
             finally:
                 claim.release(answering=answering, reconnected=reconnected)
+                if not answering and claim.lease is not None:
+                    self._abandoned[serial] = claim.lease
         if len(serials) == 1:  # its failures name it already: "device S: take the device lease: ..."
             raise DeviceLost(serials[0], "it is gone", "; ".join(f.split(": ", 1)[-1] for f in failures))
         raise DeviceLost(", ".join(serials), "every one is gone", "; ".join(failures))
+
+    def _answers_again(self, serial: str) -> bool:
+        """A device that stopped answering earlier, asked once more (`probe_seconds` at most): one that
+        answers a trivial shell command is taken again, with a fresh connection; else it stays given up."""
+        probe = self._deadlines().probe_seconds
+        if not self.adb.reachable(probe):
+            return False
+        try:
+            from pytest_fairy.devices.deadline import BoundedAdbDevice
+
+            # Bounded: adbutils' own 600 s default would apply to the shell's handshake with a hung phone.
+            answer = BoundedAdbDevice(self.adb.client(probe), serial, probe).shell(
+                ["echo", "ok"], timeout=probe
+            )
+        except Exception:  # noqa: BLE001 - any failure of the probe: still not answering
+            return False
+        if str(answer).strip() != "ok":
+            return False
+        left = self._abandoned.pop(serial, None)
+        if left is not None:
+            try:
+                left.reclaim()
+            except DeviceError:
+                self._abandoned[serial] = left
+                return False
+        del self._silent[serial]
+        given_up = self._real.pop(serial, None)
+        if given_up is not None:
+            _close(given_up)
+        return True
 
     def _connected(self, serial: str) -> Device:
         if serial not in self._real:
