@@ -70,7 +70,7 @@ class DevicePool:
         self._held: dict[str, DeviceClaim] = {}
         # Real devices, connected on first use; typed loosely so a virtual-only run never imports the driver.
         self._real: dict[str, Device] = {}
-        # Real devices that stopped answering, and why: later items fail at once with that reason.
+        # Real devices that stopped answering, and why: later items ask them again (`_answers_again`).
         self._silent: dict[str, DeviceNotAnswering] = {}
         self._abandoned: dict[str, DeviceLease] = {}  # the leases left on the devices in `_silent`
 
