@@ -32,6 +32,8 @@ from pytest_fairy.report.policy import ArtifactPolicy
 
 BRAINS = ("offline", "claude", "replay")
 DEFAULT_SPEC_PATTERNS = ("test_*.yaml", "test_*.yml", "*.fairy.yaml", "*.fairy.yml")
+# Sessions the store keeps (the newest); older ones are removed when a run starts.
+DEFAULT_KEEP_SESSIONS = 20
 # Without -v, how often at most an item under way says how far it got.
 DEFAULT_PROGRESS_SECONDS = 5.0
 # Replays of an app defect's way before the item fails on it.
@@ -183,6 +185,12 @@ SETTINGS: tuple[Setting, ...] = (
         "when the item passes), off (none; steps.jsonl and the tree still written) (default: on)",
         choice(*(p.value for p in ArtifactPolicy)), ArtifactPolicy.ON.value,
         flag="--fairy-artifacts-policy", metavar="POLICY",
+    ),
+    Setting(
+        "fairy_keep_sessions",
+        "sessions the store keeps under the artifacts folder: when a run starts, older ones are removed "
+        f"(never a --fairy-baseline); 0 keeps all (default {DEFAULT_KEEP_SESSIONS})",
+        whole(0), DEFAULT_KEEP_SESSIONS,
     ),
     Setting(
         "fairy_spec_patterns", "glob patterns of YAML feature specs to collect", text, DEFAULT_SPEC_PATTERNS,

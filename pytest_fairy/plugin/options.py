@@ -17,7 +17,12 @@ from pytest_fairy.devices.settings import DeviceSettings
 from pytest_fairy.devices.settle import SettleLimits
 from pytest_fairy.explore.explorer import ExplorerSettings
 from pytest_fairy.explore.state import StateIdentifier
-from pytest_fairy.plugin.option_table import DEFAULT_PROGRESS_SECONDS, DEFAULT_SPEC_PATTERNS, read_values
+from pytest_fairy.plugin.option_table import (
+    DEFAULT_KEEP_SESSIONS,
+    DEFAULT_PROGRESS_SECONDS,
+    DEFAULT_SPEC_PATTERNS,
+    read_values,
+)
 from pytest_fairy.replay.settings import ReplaySettings
 from pytest_fairy.report.policy import ArtifactPolicy
 
@@ -39,6 +44,8 @@ class FairyConfig:
     spec_patterns: tuple[str, ...] = DEFAULT_SPEC_PATTERNS
     # Without -v, an item under way says how far it got at most this often (plugin/progress.py).
     progress_seconds: float = DEFAULT_PROGRESS_SECONDS
+    # Sessions the store keeps: older ones are removed when a run starts (0: all are kept).
+    keep_sessions: int = DEFAULT_KEEP_SESSIONS
     explorer: ExplorerSettings = field(default_factory=ExplorerSettings)
     # The decision cache and the build-to-build baseline (see pytest_fairy.replay).
     replay: ReplaySettings = field(default_factory=ReplaySettings)
@@ -94,6 +101,7 @@ def read_config(config: pytest.Config) -> FairyConfig:
         artifacts_policy=ArtifactPolicy(value["fairy_artifacts_policy"]),
         spec_patterns=value["fairy_spec_patterns"],
         progress_seconds=value["fairy_progress_seconds"],
+        keep_sessions=value["fairy_keep_sessions"],
         explorer=ExplorerSettings(
             llm_long_edge=value["fairy_llm_long_edge"],
             # A fixed pause no more: devices settle by evidence (devices/settle.py); this is a floor on top.

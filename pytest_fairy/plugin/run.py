@@ -82,9 +82,12 @@ class FairyRun:
 
     def check_devices(self, config: pytest.Config) -> None:
         """Real devices are checked once, by the controller, before any item: a usage error says what to
-        do."""
+        do. The controller also prunes the session store to the newest `fairy_keep_sessions`."""
         is_worker = hasattr(config, "workerinput")
-        if self.fairy.real_devices and not is_worker and not config.option.collectonly:
+        if is_worker or config.option.collectonly:
+            return
+        self.store.prune(self.fairy.keep_sessions, spare=self.fairy.replay.baseline)
+        if self.fairy.real_devices:
             self.pool.diagnose()
 
     def auto_workers(self) -> int | None:

@@ -3,6 +3,7 @@
 Layout under the artifacts folder (default `.fairy/`):
 
     sessions/index.jsonl                      one line per session: id, start time, device, brain
+                                              (the newest `fairy_keep_sessions` folders are kept)
     sessions/<session>/<item>/steps.jsonl     one line per step, appended and flushed as it happens
                                               (<item>: the item id made safe, and a digest of it)
     sessions/<session>/<item>/step-NNN.webp   the step's Set-of-Mark screenshot (as the policy keeps them)
@@ -29,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -89,6 +91,28 @@ class SessionStore:
         # One short append per session: O_APPEND writes of a line are not interleaved by other writers.
         with suppress(ArtifactError):
             atomic.append_line(self.root / "sessions" / "index.jsonl", line)
+
+    def prune(self, keep: int, spare: Path | None = None) -> list[Path]:
+        """Remove the oldest session folders, so that `keep` remain with this session's (0: keep all),
+        never `spare` (a baseline being compared against) or a folder that holds it; the folders removed.
+        A folder that cannot be removed is left as it is."""
+        root = self.root / "sessions"
+        if keep <= 0 or not root.is_dir():
+            return []
+        older = sorted(
+            (p for p in root.iterdir() if p.is_dir() and p.name != self.session_id),
+            key=lambda p: p.name,
+            reverse=True,
+        )[keep - 1 :]
+        spared = spare.resolve() if spare is not None else None
+        removed = []
+        for folder in older:
+            if spared is not None and (spared == folder.resolve() or folder.resolve() in spared.parents):
+                continue
+            shutil.rmtree(folder, ignore_errors=True)
+            if not folder.exists():
+                removed.append(folder)
+        return removed
 
     def item(self, item_id: str, policy: ArtifactPolicy = ArtifactPolicy.ON) -> ItemStore:
         return ItemStore(self.folder / item_folder_name(item_id), policy)

@@ -53,3 +53,16 @@ def test_a_folder_name_reads_as_its_item() -> None:
         "test_food.yaml::delivery time"
     )
     assert slug("a b") == slug("a_b") and item_folder_name("a b") != item_folder_name("a_b")
+
+
+def test_a_run_keeps_the_newest_sessions_and_removes_the_older(suite: pytest.Pytester) -> None:
+    for n in range(3):
+        (suite.path / ".fairy" / "sessions" / f"20200101_00000{n}_000000").mkdir(parents=True)
+    spec = (
+        FOOD_APP_BLOCK
+        + "  - name: open\n    goal: 打开麦乐送\n    max_steps: 1\n    done_when:\n      - visible: 麦乐送\n"
+    )
+    (suite.path / "test_food.yaml").write_text(spec, encoding="utf-8")
+    suite.runpytest("-p", "no:xdist", "-o", "fairy_keep_sessions=2").assert_outcomes(passed=1)
+    left = sorted(p.name for p in (suite.path / ".fairy" / "sessions").iterdir() if p.is_dir())
+    assert len(left) == 2 and left[0] == "20200101_000002_000000", left  # the newest old one, and this run's

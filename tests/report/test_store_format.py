@@ -17,7 +17,7 @@ from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.explore.record import StepRecord
 from pytest_fairy.explore.tree import FeatureTree
 from pytest_fairy.replay.regression import BaselineError, load_baseline
-from pytest_fairy.report.store import item_folder_name, slug
+from pytest_fairy.report.store import SessionStore, item_folder_name, slug
 from pytest_fairy.report.store_format import (
     SCHEMA,
     STEP_KEYS,
@@ -74,3 +74,26 @@ def test_a_baseline_of_another_format_is_a_clear_baseline_error(tmp_path: Path, 
     (folder / "result.json").write_text(json.dumps({"schema": SCHEMA, "version": 99, "findings": []}), "utf-8")
     with pytest.raises(BaselineError, match=r"result.json: unreadable findings: .*version 99"):
         load_baseline(tmp_path, item)
+
+
+def _sessions(root: Path, names: list[str]) -> None:
+    for name in names:
+        (root / "sessions" / name / "item-1a2b3c4d").mkdir(parents=True)
+
+
+def test_the_store_keeps_the_newest_sessions_this_ones_included(tmp_path: Path) -> None:
+    names = [f"20261126_1000{n:02d}_000000" for n in range(6)]
+    _sessions(tmp_path, names)
+    store = SessionStore(tmp_path, "20261126_120000_000000")
+    removed = store.prune(3)
+    assert sorted(p.name for p in removed) == names[:4]
+    assert sorted(p.name for p in (tmp_path / "sessions").iterdir()) == names[4:]
+    assert store.prune(0) == [] and SessionStore(tmp_path / "none", "x").prune(3) == []
+
+
+def test_pruning_never_removes_the_baseline_being_compared_against(tmp_path: Path) -> None:
+    names = [f"20261126_1000{n:02d}_000000" for n in range(4)]
+    _sessions(tmp_path, names)
+    baseline = tmp_path / "sessions" / names[0] / "item-1a2b3c4d"  # an item folder inside the oldest
+    SessionStore(tmp_path, "20261126_120000_000000").prune(1, spare=baseline)
+    assert sorted(p.name for p in (tmp_path / "sessions").iterdir()) == [names[0]]
