@@ -255,12 +255,12 @@ class DevicePool:
     def _answers_again(self, serial: str) -> bool:
         """A device that stopped answering earlier, asked once more (`probe_seconds` at most): one that
         answers a trivial shell command is taken again, with a fresh connection; else it stays given up."""
+        from pytest_fairy.devices.deadline import BoundedAdbDevice
+
         probe = self._deadlines().probe_seconds
         if not self.adb.reachable(probe):
             return False
         try:
-            from pytest_fairy.devices.deadline import BoundedAdbDevice
-
             # Bounded: adbutils' own 600 s default would apply to the shell's handshake with a hung phone.
             answer = BoundedAdbDevice(self.adb.client(probe), serial, probe).shell(
                 ["echo", "ok"], timeout=probe

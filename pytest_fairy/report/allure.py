@@ -153,7 +153,7 @@ class AllureSink:
         if step is not None:
             self._steps[record.step] = step
         try:
-            self._attach(record, uuid)
+            self._attach(record, step)
         finally:
             close_step(uuid, title, None)
 
@@ -208,9 +208,9 @@ class AllureSink:
         if self._failed is not None:
             raise self._failed
 
-    def _attach(self, record: StepRecord, uuid: str) -> None:
+    def _attach(self, record: StepRecord, step: object | None) -> None:
         """The open step's screenshot, decision, loop guard's word and screen text."""
-        self._attach_screenshot(record, uuid)
+        self._attach_screenshot(record, step)
         allure.attach(
             _decision_text(record), name=f"step {record.step} decision", attachment_type=AttachmentType.TEXT
         )
@@ -227,14 +227,14 @@ class AllureSink:
             extension = (mimetypes.guess_extension(extra.mime) or ".bin").lstrip(".")
             allure.attach(extra.body, name=extra.name, attachment_type=extra.mime, extension=extension)
 
-    def _attach_screenshot(self, record: StepRecord, step_uuid: str) -> None:
+    def _attach_screenshot(self, record: StepRecord, step: object | None) -> None:
         """The step's screenshot in its open Allure step, its file written when the encoder is done."""
         shot = record.screenshot
         if not self.policy.writes() or (shot.done() and not shot.data()):
             return
         name = screenshot_name(record.step, record.title)
         kind = shot.format
-        attachments = step_attachments(step_uuid)
+        attachments = step_attachments(step)
         if self.results is None or attachments is None:  # not allure-pytest's run: through its public API
             allure.attach(shot.data(), name=name, attachment_type=kind.mime, extension=kind.extension)
             return

@@ -86,10 +86,9 @@ def step_result(uuid: str) -> Any | None:
     return None
 
 
-def step_attachments(uuid: str) -> list[AllureAttachment] | None:
-    """The attachment list of allure-pytest's open step `uuid`; None when allure-pytest is not reporting."""
-    item = step_result(uuid)
-    return None if item is None else item.attachments  # type: ignore[no-any-return]
+def step_attachments(step: Any | None) -> list[AllureAttachment] | None:
+    """The attachment list of allure-pytest's record of a step (`step_result`); None without one."""
+    return None if step is None else step.attachments  # type: ignore[no-any-return]
 
 
 def fail_step(step: Any, failure: BaseException) -> None:
