@@ -26,6 +26,7 @@ from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.plugin.pytest_junit import record_as_error
 from pytest_fairy.report.allure import where_shown
 from pytest_fairy.report.export_pytest import reproduction_file_name
+from pytest_fairy.report.typed import run_line
 
 # The item's result, for the project's hooks and plugins: `item.stash[RESULT_KEY]`.
 RESULT_KEY = pytest.StashKey[Exploration]()
@@ -82,7 +83,7 @@ def _reproduction(item: pytest.Item, result: Exploration, folder: Path | None) -
     if not test.is_file():
         return ""
     shown = os.path.relpath(test, item.config.invocation_params.dir)
-    return f"\n(reproduce it on its own: ANDROID_SERIAL=<serial> python -m pytest {shown})"
+    return f"\n(reproduce it on its own: {run_line(result.reproduction, f'python -m pytest {shown}')})"
 
 
 def mark_inconclusive(report: pytest.TestReport, call: pytest.CallInfo[None]) -> None:

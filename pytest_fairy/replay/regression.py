@@ -52,12 +52,16 @@ def crash_signatures(findings: Iterable[Finding]) -> tuple[str, ...]:
     return tuple(f"{f.kind}: {_DIGITS.sub('#', f.message)}" for f in findings if f.kind in CRASH_KINDS)
 
 
-def load_baseline(root: Path, item_id: str) -> Baseline | None:
-    """The baseline of one item (None when the baseline run did not have it). A session written before
-    item folders carried a digest names them by the safe id alone."""
+def load_baseline(root: Path, item_id: str, *, package: str = "", feature: str = "") -> Baseline | None:
+    """The baseline of one item (None when the baseline run did not have it). It is found by the item's
+    id; else, since an id depends on where pytest was started (its rootdir), by the app's package and the
+    feature's name, when exactly one item of the baseline ran that feature. A session written before item
+    folders carried a digest names them by the safe id alone."""
     folder = root / item_folder_name(item_id)
     if not folder.is_dir():
         folder = root / slug(item_id)
+    if not folder.is_dir() and package and feature:
+        folder = _folder_of_feature(root, package, feature) or folder
     tree_file = folder / "tree.json"
     if not tree_file.is_file():
         return None
@@ -75,6 +79,19 @@ def load_baseline(root: Path, item_id: str) -> Baseline | None:
     return Baseline(tree, crashes, folder)
 
 
+def _folder_of_feature(root: Path, package: str, feature: str) -> Path | None:
+    """The one item folder of `root` whose target.json names this app and feature (None: none, or two)."""
+    found = []
+    for target_file in root.glob("*/target.json"):
+        try:
+            target = json.loads(target_file.read_text(encoding="utf-8")).get("target", {})
+        except (OSError, ValueError, AttributeError):
+            continue  # not an item folder this version can read: it names no feature
+        if isinstance(target, dict) and (target.get("package"), target.get("feature")) == (package, feature):
+            found.append(target_file.parent)
+    return found[0] if len(found) == 1 else None
+
+
 def review(
     item: pytest.Item,
     result: Exploration,
@@ -89,7 +106,9 @@ def review(
         return result
     gated = lose_screens or settings.fail_on_lost_screens
     try:
-        baseline = load_baseline(settings.baseline, item.nodeid)
+        baseline = load_baseline(
+            settings.baseline, item.nodeid, package=result.target.package, feature=result.target.feature
+        )
     except BaselineError as exc:
         item.user_properties.append((DIFF_PROPERTY, f"baseline unreadable: {exc}"))
         return _ungated(result, f"baseline unreadable: {exc}") if gated else result

@@ -65,6 +65,7 @@ def python_test(reproduction: Reproduction, feature: str, title: str, about: str
         about=_docstring(about),
         filename=reproduction_file_name(feature),
         needs_env=needs_env,
+        environment=repr(tuple(env)),
         package=repr(reproduction.package),
         app_name=repr(reproduction.app_name),
         activity=repr(reproduction.activity),

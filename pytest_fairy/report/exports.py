@@ -16,7 +16,7 @@ from pytest_fairy.explore.reproduction import NO_WAY, Reproduction
 from pytest_fairy.report.expectations import Unwritable, expectations
 from pytest_fairy.report.export_maestro import flow_file_name, maestro_flow
 from pytest_fairy.report.export_pytest import identifier, python_test, reproduction_file_name
-from pytest_fairy.report.typed import into_password
+from pytest_fairy.report.typed import into_password, run_line
 from pytest_fairy.text import one_line
 
 TEXT_FILE = "reproduction.txt"
@@ -87,7 +87,7 @@ def _text(reproduction: Reproduction, title: str, about: str, written: list[str]
     lines += ["", "Files:"]
     for name in written:
         run = (
-            f"ANDROID_SERIAL=<serial> python -m pytest {name}"
+            run_line(reproduction, f"python -m pytest {name}")
             if name.endswith(".py")
             else f"maestro test {name}"
         )

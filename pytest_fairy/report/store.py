@@ -35,7 +35,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from pytest_fairy.errors import ArtifactError
@@ -66,7 +66,18 @@ def item_folder_name(item_id: str) -> str:
     """An item's folder: its id made safe and cut to `ITEM_NAME_CHARS`, then a digest of the whole id, so
     that two items never share a folder however long their ids (`test_food.yaml_delivery_time-1a2b3c4d`)."""
     digest = hashlib.blake2b(item_id.encode(), digest_size=4).hexdigest()
-    return f"{slug(item_id, ITEM_NAME_CHARS)}-{digest}"
+    return f"{slug(_readable(item_id), ITEM_NAME_CHARS)}-{digest}"
+
+
+def _readable(item_id: str) -> str:
+    """The part of an item id a folder is named by: a spec outside the rootdir (`../../work/todo/x.yaml`,
+    or an absolute path) by its folder and file name, not the chain of `..` that leads there."""
+    path, sep, rest = item_id.partition("::")
+    parts = PurePosixPath(path).parts
+    if ".." in parts or PurePosixPath(path).is_absolute():
+        path = "/".join(part for part in parts if part not in ("..", "/"))
+        path = "/".join(PurePosixPath(path).parts[-2:])
+    return f"{path}{sep}{rest}"
 
 
 def new_session_id() -> str:

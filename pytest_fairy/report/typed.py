@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pytest_fairy.explore.action import MASK, ActionKind
-from pytest_fairy.explore.reproduction import Move
+from pytest_fairy.explore.reproduction import Move, Reproduction
 from pytest_fairy.spec.secrets import PLACEHOLDER
 
 
@@ -38,3 +38,23 @@ def typed(move: Move, step: int) -> tuple[Piece, ...]:
     if last < len(text) or not pieces:
         pieces.append(Piece(text[last:]))
     return tuple(pieces)
+
+
+def environment(reproduction: Reproduction) -> tuple[str, ...]:
+    """The environment variables an exported test of `reproduction` reads, in the order it types them."""
+    names = (
+        piece.text
+        for i, move in enumerate(reproduction.way.moves, start=1)
+        if move.kind is ActionKind.TYPE
+        for piece in typed(move, i)
+        if piece.from_env
+    )
+    return tuple(dict.fromkeys(names))
+
+
+def run_line(reproduction: Reproduction, command: str) -> str:
+    """`command` as a shell line that names every variable the test needs: `ANDROID_SERIAL=<serial>
+    FAIRY_TYPED_2=... python -m pytest test_x.py`."""
+    return " ".join(
+        ["ANDROID_SERIAL=<serial>", *(f"{name}=..." for name in environment(reproduction)), command]
+    )

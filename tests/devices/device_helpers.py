@@ -95,10 +95,15 @@ def with_latency(app: Path, **seconds: float) -> AppModel:
 
 
 def run_exported(
-    test_file: Path, device: ServedDevice, farm: Farm, folder: Path, typed: dict[str, str] | None = None
+    test_file: Path,
+    device: ServedDevice,
+    farm: Farm,
+    folder: Path,
+    typed: dict[str, str | None] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """The exported file in a folder of its own, in a new Python, without pytest_fairy's plugin; `typed`
-    gives the environment's values of what was typed into password fields (`FAIRY_TYPED_<step>`)."""
+    gives the environment's values of what was typed into password fields (`FAIRY_TYPED_<step>`), None
+    for one left unset."""
     folder.mkdir()
     copy = folder / test_file.name
     shutil.copy(test_file, copy)
@@ -109,7 +114,14 @@ def run_exported(
         "FAIRY_TYPED_2": "any-password",
         **(typed or {}),
     }
+    env = {name: value for name, value in env.items() if value is not None}
     command = [sys.executable, "-m", "pytest", copy.name, "-p", "no:fairy", "-p", "no:cacheprovider", "-q"]
     return subprocess.run(
-        command, cwd=folder, env=env, capture_output=True, text=True, timeout=EXPORTED_RUN_SECONDS, check=False
+        command,
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=EXPORTED_RUN_SECONDS,
+        check=False,
     )

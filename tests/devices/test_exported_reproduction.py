@@ -63,12 +63,14 @@ def test_the_exported_test_fails_on_the_defect_and_passes_once_it_is_fixed(
     project: pytest.Pytester, farm: Farm, tmp_path: Path
 ) -> None:
     notes = farm.serve(NOTES_APP)
-    result = project.runpytest("example_defects", f"--fairy-adb={farm.address}", f"--fairy-device={notes.serial}")
+    result = project.runpytest(
+        "example_defects", f"--fairy-adb={farm.address}", f"--fairy-device={notes.serial}"
+    )
     result.assert_outcomes(failed=2)
     result.stdout.fnmatch_lines(
         [
             "*app crashed*(reproduced 2/2 in 6 steps)*",
-            "(reproduce it on its own: ANDROID_SERIAL=<serial> python -m pytest "
+            "(reproduce it on its own: ANDROID_SERIAL=<serial> FAIRY_TYPED_2=... python -m pytest "
             ".fairy/sessions/*/test_reproduce_check_for_updates.py)",
         ]
     )
@@ -80,13 +82,29 @@ def test_the_exported_test_fails_on_the_defect_and_passes_once_it_is_fixed(
     assert crash.returncode == 1, crash.stdout + crash.stderr
     assert "AssertionError: the app crashed:" in crash.stdout
     assert "java.lang.NullPointerException" in crash.stdout
+    # Without the password it types, the test is an error of its setup that names what to set, not a
+    # failure that looks like the defect; nothing of the environment is printed.
+    unset = run_exported(
+        exported["test_reproduce_check_for_updates.py"],
+        notes,
+        farm,
+        tmp_path / "unset",
+        {"FAIRY_TYPED_2": None},
+    )
+    assert unset.returncode == 1, unset.stdout + unset.stderr
+    assert "1 error" in unset.stdout and "AssertionError" not in unset.stdout
+    assert "set FAIRY_TYPED_2 in the environment: the values it types" in unset.stdout
+    assert "ANDROID_ADB_SERVER_PORT" not in unset.stdout + unset.stderr
     anr = run_exported(exported["test_reproduce_backup.py"], notes, farm, tmp_path / "anr")
     assert anr.returncode == 1, anr.stdout + anr.stderr
     assert "AssertionError: the app is not responding:" in anr.stdout
     assert "ANR in com.example.notes" in anr.stdout
 
     fixed = farm.serve(fixed_notes_app(tmp_path / "fixed_notes"))
-    for name, folder in (("test_reproduce_check_for_updates.py", "fixed1"), ("test_reproduce_backup.py", "fixed2")):
+    for name, folder in (
+        ("test_reproduce_check_for_updates.py", "fixed1"),
+        ("test_reproduce_backup.py", "fixed2"),
+    ):
         passed = run_exported(exported[name], fixed, farm, tmp_path / folder)
         assert passed.returncode == 0, passed.stdout + passed.stderr
 
@@ -138,7 +156,9 @@ def test_a_lost_setting_exports_a_test_of_the_switch_that_fails_until_the_app_ke
     shutil.copytree(unseen / "reader_settings", pytester.path / "reader_settings")
     pytester.makeini(f"[pytest]\nfairy_artifacts = .fairy\nfairy_lock_dir = {lock_dir}\n")
     broken = farm.serve(unseen / "reader_settings" / "app.yaml")
-    result = pytester.runpytest("reader_settings", f"--fairy-adb={farm.address}", f"--fairy-device={broken.serial}")
+    result = pytester.runpytest(
+        "reader_settings", f"--fairy-adb={farm.address}", f"--fairy-device={broken.serial}"
+    )
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*showed 'Night reading mode' off again, though step * turned it on*"])
     (exported,) = (pytester.path / ".fairy").rglob("test_reproduce_*.py")

@@ -55,6 +55,15 @@ def test_a_folder_name_reads_as_its_item() -> None:
     assert slug("a b") == slug("a_b") and item_folder_name("a b") != item_folder_name("a_b")
 
 
+@pytest.mark.parametrize(
+    "item", ["../../work/todo/test_todo.yaml::delete a task", "/work/todo/test_todo.yaml::delete a task"]
+)
+def test_a_spec_outside_the_rootdir_names_its_folder_by_its_folder_and_file(item: str) -> None:
+    name = item_folder_name(item)
+    assert name.startswith("todo_test_todo.yaml_delete_a_task-")
+    assert name != item_folder_name("todo/test_todo.yaml::delete a task")  # the digest is of the whole id
+
+
 def test_a_run_keeps_the_newest_sessions_and_removes_the_older(suite: pytest.Pytester) -> None:
     for n in range(3):
         (suite.path / ".fairy" / "sessions" / f"20200101_00000{n}_000000").mkdir(parents=True)

@@ -84,6 +84,22 @@ def test_lost_screens_fail_the_item_only_when_asked(project: pytest.Pytester) ->
     assert {"build-to-build diff", "build-to-build diff (json)"} <= attachments
 
 
+def test_a_baseline_is_found_by_app_and_feature_when_the_rootdir_changed_the_items_id(
+    project: pytest.Pytester,
+) -> None:
+    """Started with another rootdir, the item's id is `<folder>/test_food.yaml::delivery time`: the
+    baseline's item is still found, by the app's package and the feature's name."""
+    project.runpytest().assert_outcomes(passed=1)
+    baseline = sessions(project)[0]
+    elsewhere = project.path / "elsewhere"
+    result = project.runpytest(
+        f"--rootdir={project.path.parent}", f"--fairy-baseline={baseline}", f"--fairy-artifacts={elsewhere}"
+    )
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([f"{project.path.name}/test_food.yaml::delivery time: no change (* screens as in the baseline)"])
+    result.stdout.no_fnmatch_line("*no baseline for this item*")
+
+
 def test_a_missing_baseline_folder_is_a_usage_error(project: pytest.Pytester) -> None:
     result = project.runpytest("--fairy-baseline", "nowhere")
     assert result.ret == pytest.ExitCode.USAGE_ERROR

@@ -69,7 +69,9 @@ def test_a_crash_exports_its_words_a_pytest_file_and_a_maestro_flow() -> None:
     assert "pytest_fairy reproduced 3/3 in 9 steps, following the shortest known path" in text
     assert "  2. type [2] *** '••••••'  (on screen 2)" in text
     assert "Expected instead: no crash" in text
-    assert "test_reproduce_pay_by_card.py: ANDROID_SERIAL=<serial> python -m pytest" in text
+    # Every variable the test reads is named where it is run, not only in its docstring.
+    run = "ANDROID_SERIAL=<serial> SHOP_USER=... FAIRY_TYPED_2=... python -m pytest test_reproduce_pay_by_card.py"
+    assert f"test_reproduce_pay_by_card.py: {run}" in text
 
 
 def test_the_pytest_file_finds_elements_by_selectors_and_checks_the_defect() -> None:

@@ -76,6 +76,24 @@ def test_a_baseline_of_another_format_is_a_clear_baseline_error(tmp_path: Path, 
         load_baseline(tmp_path, item)
 
 
+def _item(root: Path, name: str, package: str, feature: str) -> None:
+    (root / name).mkdir()
+    (root / name / "tree.json").write_text(FeatureTree().to_json(), "utf-8")
+    target = {"schema": SCHEMA, "version": 1, "target": {"package": package, "feature": feature}}
+    (root / name / "target.json").write_text(json.dumps(target), "utf-8")
+
+
+def test_a_baseline_item_is_found_by_app_and_feature_only_when_one_item_ran_that_feature(tmp_path: Path) -> None:
+    _item(tmp_path, "a", "com.food", "coupons")
+    _item(tmp_path, "b", "com.food", "delivery")
+    _item(tmp_path, "c", "com.notes", "coupons")
+    found = load_baseline(tmp_path, "elsewhere/test_food.yaml::coupons", package="com.food", feature="coupons")
+    assert found is not None and found.folder == tmp_path / "a"
+    assert load_baseline(tmp_path, "x.yaml::coupons", package="com.shop", feature="coupons") is None
+    _item(tmp_path, "d", "com.food", "coupons")  # two specs ran it: which one is meant cannot be told
+    assert load_baseline(tmp_path, "x.yaml::coupons", package="com.food", feature="coupons") is None
+
+
 def _sessions(root: Path, names: list[str]) -> None:
     for name in names:
         (root / "sessions" / name / "item-1a2b3c4d").mkdir(parents=True)
