@@ -32,7 +32,9 @@ class AllureEnvironment:
 
     Every process of a session (the xdist controller and each worker) adds what it knows under a file
     lock; values of one key from several devices are listed together. A file left by an earlier session
-    (its `fairy.session` differs) is replaced, not merged into, so a reused alluredir tells this run.
+    in a reused alluredir is merged into, not replaced: that session's results are still in the folder
+    and in the report, so its devices and app versions are listed too (`fairy.session` lists the
+    sessions). `--clean-alluredir` starts the folder, and the list, afresh.
     """
 
     FILE = "environment.properties"
@@ -57,10 +59,8 @@ class AllureEnvironment:
         try:
             with lock.acquire(timeout=self.limits.environment_lock_seconds):
                 found = read_properties(self.path) if self.path.exists() else {}
-                if found.get(self.SESSION_KEY) != self.session_id:
-                    found = {self.SESSION_KEY: self.session_id}
                 merged = dict(found)
-                for key, value in {**self.facts, **facts}.items():
+                for key, value in {self.SESSION_KEY: self.session_id, **self.facts, **facts}.items():
                     known = merged[key].split(", ") if key in merged else []
                     merged[key] = ", ".join(known + ([value] if value not in known else []))
                 if merged != found:

@@ -68,7 +68,8 @@ def test_java_readers_see_cjk_as_unicode_escapes() -> None:
     )
 
 
-def test_environment_lists_every_device_once_and_replaces_an_earlier_session(tmp_path: Path) -> None:
+def test_environment_lists_every_device_once_and_keeps_an_earlier_sessions(tmp_path: Path) -> None:
+    """Results of an earlier session in a reused alluredir are in the report too: so are its devices."""
     worker_a = AllureEnvironment(tmp_path, "session-1", facts={"brain": "offline"})
     worker_b = AllureEnvironment(tmp_path, "session-1", facts={"brain": "offline"})
     worker_a.add({"device": "emulator-5554 (Pixel 7)"})
@@ -79,7 +80,8 @@ def test_environment_lists_every_device_once_and_replaces_an_earlier_session(tmp
     assert found["brain"] == "offline" and found["fairy.session"] == "session-1"
     AllureEnvironment(tmp_path, "session-2").add({"device": "virtual"})
     again = worker_a.read()
-    assert again["device"] == "virtual" and again["fairy.session"] == "session-2", "a stale file is replaced"
+    assert again["device"] == "emulator-5554 (Pixel 7), emulator-5556 (Pixel 8), virtual"
+    assert again["fairy.session"] == "session-1, session-2"
 
 
 def test_device_facts_come_from_the_device_and_the_app_model() -> None:
