@@ -56,19 +56,24 @@ COMMIT_BONUS = 50
 SUBMIT_LAST_PENALTY = 10
 
 # What a field asks for, by the words of its label, hint or id, and a plausible value of that kind (the
-# spec's `inputs` give the real ones).
+# spec's `inputs` give the real ones): one for a screen in Chinese, one for a screen in another language.
 PLAUSIBLE_VALUES = (
-    (("password", "密码", "pwd"), "Passw0rd!"),
-    (("email", "邮箱", "mail"), "qa@example.com"),
-    (("phone", "mobile", "手机", "电话"), "13800138000"),
-    (("amount", "quantity", "qty", "number", "count", "price", "age", "数量", "金额", "价格", "年龄"), "2"),
-    (("user", "name", "账号", "用户", "昵称"), "qa_tester"),
-    (("search", "搜索", "查找", "keyword", "关键词"), ""),  # what the goal quotes
-    (("title", "标题"), "测试标题 test"),
-    (("code", "验证码"), "123456"),
-    (("address", "地址"), "上海市黄浦区人民大道 1 号"),
+    (("password", "密码", "pwd"), ("Passw0rd!", "Passw0rd!")),
+    (("email", "邮箱", "mail"), ("qa@example.com", "qa@example.com")),
+    (("phone", "mobile", "手机", "电话"), ("13800138000", "+1 555 0100")),
+    (
+        ("amount", "quantity", "qty", "number", "count", "price", "age", "数量", "金额", "价格", "年龄"),
+        ("2", "2"),
+    ),
+    (("user", "name", "账号", "用户", "昵称"), ("qa_tester", "qa_tester")),
+    (("search", "搜索", "查找", "keyword", "关键词"), ("", "")),  # what the goal quotes
+    (("title", "标题"), ("测试标题 test", "Test title")),
+    (("code", "验证码"), ("123456", "123456")),
+    (("address", "地址"), ("上海市黄浦区人民大道 1 号", "1 Main Street, Springfield")),
 )
-DEFAULT_TEXT = "测试内容 test input"
+DEFAULT_TEXT = ("测试内容 test input", "Test input")
+# A screen showing Han characters is in Chinese: what is typed into it is too.
+_HAN = re.compile(r"[\u4e00-\u9fff]")
 # Text a goal quotes: 'banana', "banana", “香蕉”, 「香蕉」.
 QUOTED = re.compile(r"'([^']+)'|\"([^\"]+)\"|“([^”]+)”|「([^」]+)」")
 # Fields that ask for one of the spec's secrets (None: a password field), and the words its name holds.
@@ -281,7 +286,7 @@ def _actions_for(
         # Forms first: a submit button tried before its fields are filled teaches nothing. But a
         # search box narrows what is on screen: try the page's own elements before searching.
         searching = any(word in f"{node.resource_id} {label}".lower() for word in SEARCH_WORDS)
-        text = text_for(mark, ctx.target)
+        text = text_for(mark, ctx.target, chinese=_HAN.search(ctx.screen.text) is not None)
         given = {value for _, value in ctx.target.inputs if value}
         if not text or text in node.text or node.text in given:
             # The spec's inputs keep it empty; or it holds that text, or the spec's own (its hint gone
@@ -339,9 +344,9 @@ def _leaves(mark: Mark) -> bool:
     return bool(short_id) and any(part in LEAVING_IDS for part in short_id.split("_"))
 
 
-def text_for(mark: Mark, target: Target) -> str:
+def text_for(mark: Mark, target: Target, *, chinese: bool = True) -> str:
     """What to type into the field `mark`: the spec's input for it, else its secret, else a plausible value
-    of the kind it asks for. "" when the spec keeps it empty."""
+    of the kind it asks for, in the screen's language (`chinese` or not). "" when the spec keeps it empty."""
     node = mark.node
     given = target.input_for(mark.label, node.text, node.content_desc, node.resource_id, node.short_id)
     if given is not None:
@@ -351,10 +356,11 @@ def text_for(mark: Mark, target: Target) -> str:
         return placeholder(secret)  # the device seam types its value
     if node.password:
         return "Passw0rd!"
-    for words, value in PLAUSIBLE_VALUES:
+    language = 0 if chinese else 1
+    for words, values in PLAUSIBLE_VALUES:
         if any(word in hint for word in words):
-            return value or _query(target, hint)
-    return DEFAULT_TEXT
+            return values[language] or _query(target, hint)
+    return DEFAULT_TEXT[language]
 
 
 def _query(target: Target, field: str) -> str:

@@ -53,6 +53,14 @@ def test_without_an_input_a_field_gets_a_value_of_its_kind() -> None:
     assert text_for(field("Your name"), target()) == "qa_tester"
 
 
+def test_a_value_of_its_kind_is_in_the_screens_language() -> None:
+    assert text_for(field("Title"), target(), chinese=False) == "Test title"
+    assert text_for(field("标题"), target()) == "测试标题 test"
+    assert text_for(field("Notes"), target(), chinese=False) == "Test input"
+    assert fields_offered("", (), label="Notes") == ["Test input"]  # an English screen: English text
+    assert fields_offered("", (), label="备注") == ["测试内容 test input"]
+
+
 def test_a_search_without_an_input_types_what_the_goal_quotes_never_what_the_done_when_waits_for() -> None:
     # Typed into the field, the done-when's own text would be on screen as if the app had shown it.
     assert text_for(field("Search products"), target(goal="type 'banana' and tap Go")) == "banana"
@@ -68,10 +76,11 @@ def test_an_input_named_exactly_as_the_field_is_always_typed(name: str, value: s
     assert target(((name, value),)).input_for(f"  {name.upper()}  ") in (value, None)
 
 
-def fields_offered(text: str, wanted: tuple[tuple[str, str], ...]) -> list[str]:
-    """What the offline brain would type on a page holding one field that shows `text`."""
-    screen = screen_of(v("EditText", (40, 200, 1040, 350), text=text, rid="et_name", clickable=True,
-                         focusable=True), button("Save", 2))
+def fields_offered(text: str, wanted: tuple[tuple[str, str], ...], label: str = "") -> list[str]:
+    """What the offline brain would type on a page holding one field that shows `text` (or, empty, its
+    hint `label`) and a Save button."""
+    screen = screen_of(v("EditText", (40, 200, 1040, 350), text=text or label, rid="et_name" if not label else "",
+                         clickable=True, focusable=True), button("Save", 2))
     ctx = replace(synthetic.context(1, screen=screen), target=target(wanted))
     found = find_candidates(ctx, Focus.of(ctx.target), {}, {})
     return [c.action.text or "" for c in found if c.action.kind is ActionKind.TYPE]
