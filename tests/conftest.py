@@ -15,9 +15,10 @@ HERE = Path(__file__).resolve().parent
 @pytest.fixture(autouse=True)
 def hermetic_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """No ANTHROPIC_* variable of the machine leaks into a test (key, base URL, profile, log level):
-    with a key set, the plugin would pick the Claude brain and call out."""
+    with a key set, the plugin would pick the Claude brain and call out. Nor GitHub Actions' own: runs of
+    the plugin under test would annotate this suite's job and write into its summary."""
     for name in list(os.environ):
-        if name.startswith("ANTHROPIC_"):
+        if name.startswith("ANTHROPIC_") or name in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY"):
             monkeypatch.delenv(name)
 
 

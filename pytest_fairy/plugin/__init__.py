@@ -29,6 +29,7 @@ from pytest_fairy.plugin.fixtures import (
     fairy_explorer,
     fairy_logins,
 )
+from pytest_fairy.plugin.github_actions import GitHubActions
 from pytest_fairy.plugin.items import SpecFile
 from pytest_fairy.plugin.option_table import add_options
 from pytest_fairy.plugin.outcomes import (
@@ -64,6 +65,7 @@ def pytest_configure(config: pytest.Config) -> None:
     with said_in_junit(config):
         config.stash[RUN_KEY] = FairyRun.configure(config)
     config.pluginmanager.register(InconclusiveReports(config), "fairy-inconclusive")
+    GitHubActions.register(config)
     config.stash[WORKERS_KEY] = workers = Workers()
     Workers.register(config)
     config.stash[TERM_KEY] = term = TermAsInterrupt(workers.stop)

@@ -32,6 +32,15 @@ from pytest_fairy.report.typed import run_line
 RESULT_KEY = pytest.StashKey[Exploration]()
 # The user property (and JUnit XML property) with the verdict and figures of an item's exploration.
 SUMMARY_PROPERTY = "fairy"
+# Beside it, one property per figure, for CI tools that read JUnit XML and for the controller under xdist
+# (plugin/github_actions.py): names that stay, values read without parsing the summary line.
+VERDICT_PROPERTY = "fairy.verdict"
+STEPS_PROPERTY = "fairy.steps"
+STATES_PROPERTY = "fairy.states"
+ESCAPES_PROPERTY = "fairy.loops_escaped"
+TOKENS_PROPERTY = "fairy.tokens"  # with an LLM brain only, as is the cost
+COST_PROPERTY = "fairy.cost_usd"
+REPRODUCTION_PROPERTY = "fairy.reproduction"  # an app defect's exported test, when one was written
 
 
 class AppDefect(AssertionError):
@@ -63,6 +72,7 @@ def conclude(item: pytest.Item, result: Exploration, folder: Path | None = None)
     item.stash[RESULT_KEY] = result
     # user_properties travel with the reports to the xdist controller and into JUnit XML.
     item.user_properties.append((SUMMARY_PROPERTY, f"{result.verdict.value}: {result.figures()}"))
+    item.user_properties.extend(figure_properties(result, _reproduction_test(item, result, folder)))
     item.config.hook.pytest_fairy_finished(item=item, result=result)
     if result.verdict is Verdict.FAILED:
         evidence = "\n".join(f.evidence for f in result.findings if f.evidence)
@@ -75,15 +85,38 @@ def conclude(item: pytest.Item, result: Exploration, folder: Path | None = None)
         raise Inconclusive(f"{result.reason} ({where_shown(result)})", result.reason)
 
 
-def _reproduction(item: pytest.Item, result: Exploration, folder: Path | None) -> str:
-    """`(reproduce it: python -m pytest .fairy/.../test_reproduce_backup.py)`, when that file was written."""
+def figure_properties(result: Exploration, reproduction: str | None) -> list[tuple[str, object]]:
+    """The `fairy.*` user properties of `result`: its verdict and figures, tokens and cost when an LLM was
+    called, and `reproduction`, the exported test's path, when one was written."""
+    properties: list[tuple[str, object]] = [
+        (VERDICT_PROPERTY, result.verdict.value),
+        (STEPS_PROPERTY, result.steps),
+        (STATES_PROPERTY, len(result.tree.states)),
+        (ESCAPES_PROPERTY, result.escapes),
+    ]
+    if result.usage.calls:
+        properties.append((TOKENS_PROPERTY, result.usage.total_tokens))
+        properties.append((COST_PROPERTY, f"{result.usage.cost_usd:.4f}"))
+    if reproduction:
+        properties.append((REPRODUCTION_PROPERTY, reproduction))
+    return properties
+
+
+def _reproduction_test(item: pytest.Item, result: Exploration, folder: Path | None) -> str | None:
+    """An app defect's exported test, relative to where pytest was started, when it was written."""
     if folder is None or result.reproduction is None:
-        return ""
+        return None
     test = folder / reproduction_file_name(result.target.feature)
-    if not test.is_file():
+    return os.path.relpath(test, item.config.invocation_params.dir) if test.is_file() else None
+
+
+def _reproduction(item: pytest.Item, result: Exploration, folder: Path | None) -> str:
+    """`(reproduce it: ANDROID_SERIAL=<serial> python -m pytest .fairy/.../test_reproduce_backup.py)`,
+    when that file was written."""
+    test = _reproduction_test(item, result, folder)
+    if test is None or result.reproduction is None:
         return ""
-    shown = os.path.relpath(test, item.config.invocation_params.dir)
-    return f"\n(reproduce it on its own: {run_line(result.reproduction, f'python -m pytest {shown}')})"
+    return f"\n(reproduce it on its own: {run_line(result.reproduction, f'python -m pytest {test}')})"
 
 
 def mark_inconclusive(report: pytest.TestReport, call: pytest.CallInfo[None]) -> None:
