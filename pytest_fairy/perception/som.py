@@ -162,16 +162,19 @@ def _badge(label: str, colour: tuple[int, int, int], font_px: int, pad: int) -> 
     return badge
 
 
-def caption_toasts(image: Image.Image, toasts: tuple[str, ...], scale: float) -> None:
-    """The screen's toasts as a caption across the top: a real phone's toast may be gone by the time the
-    screenshot is taken, and the model must still see it (legible at the LLM's scale)."""
+def caption_toasts(image: Image.Image, toasts: tuple[str, ...], scale: float) -> Image.Image:
+    """`image` with the screen's toasts in a band added below it: a real phone's toast may be gone by the
+    time the screenshot is taken, and the model must still see it (legible at the LLM's scale). Below the
+    screen, not over it: drawn over the screen it would hide the marks' badges under it."""
     font_px = max(FULL_MIN_FONT_PX, math.ceil(LLM_MIN_FONT_PX / scale))
     text = "toast: " + " | ".join(" ".join(t.split()) for t in toasts)
-    face = font(font_px)
-    draw = ImageDraw.Draw(image)
     pad = font_px // 2
-    draw.rectangle((0, 0, image.width, font_px + 2 * pad), fill=TOAST_CAPTION_COLOUR)
-    draw.text((pad, pad), text, fill=BADGE_TEXT_COLOUR, font=face)
+    band = font_px + 2 * pad
+    captioned = Image.new("RGB", (image.width, image.height + band), TOAST_CAPTION_COLOUR)
+    captioned.paste(image, (0, 0))
+    draw = ImageDraw.Draw(captioned)
+    draw.text((pad, image.height + pad), text, fill=BADGE_TEXT_COLOUR, font=font(font_px))
+    return captioned
 
 
 def render_som(
@@ -189,7 +192,7 @@ def render_som(
     bounds = screen.bounds
     draw_marks(full, screen.marks, (bounds.right, bounds.bottom), scale)
     if screen.toasts:
-        caption_toasts(full, screen.toasts, scale)
+        full = caption_toasts(full, screen.toasts, scale)
     small = full
     if scale < 1.0:
         size = (max(1, round(full.width * scale)), max(1, round(full.height * scale)))

@@ -86,6 +86,15 @@ def test_badges_hold_the_number_and_avoid_each_other() -> None:
     assert filled == len(screen.marks)
 
 
+def test_a_toast_caption_goes_below_the_screen_and_covers_no_badge() -> None:
+    screen = build_screen(menu_screen(), package=PKG, toasts=("已加入购物车",))
+    plain, captioned = render_som(blank(), menu()).full, render_som(blank(), screen).full
+    assert captioned.width == plain.width and captioned.height > plain.height
+    assert captioned.crop((0, 0, *plain.size)).tobytes() == plain.tobytes(), "the screen and its badges as drawn"
+    band = captioned.crop((0, plain.height, plain.width, captioned.height))
+    assert len(band.getcolors(maxcolors=4096) or ()) > 1, "the band holds the toast's text"
+
+
 def test_bad_long_edge() -> None:
     with pytest.raises(ValueError, match="llm_long_edge must be positive"):
         render_som(blank(), menu(), llm_long_edge=0)
