@@ -13,6 +13,9 @@ would have set it.
 - Since pytest 9.1 every fixture carries a finalizer of pytest's own that allure-pytest wraps but pytest
   never calls through the wrapper: each fixture gets an after-entry `fairy_device::<lambda>` with no
   status, shown as *unknown* (an allure-pytest bug, unfixed in 2.16). Those entries go.
+- pytest_fairy's own fixtures (`fairy_config`, `fairy_device`, ..., and pytest's `pytestconfig` they
+  use) are set-up and tear-down entries of every item, shown before its first step: plumbing, not the
+  app's test. Those that passed go; one that failed stays, it says why the item could not run.
 - The `host` and `thread` labels name the CI runner's container and a thread id: no use to a reader of
   an app's test report (the environment section names the devices). They go.
 - A failed item's message was `pytest_fairy.plugin.outcomes.AppDefect: app crashed: ...` and its trace
@@ -108,6 +111,8 @@ OUTCOME_MODULE = "pytest_fairy.plugin.outcomes."
 # A feature item's failure text (plugin/items.py) begins with its verdict; its pointers to the report's
 # steps begin so.
 VERDICT_WORDS = ("app defect: ", "inconclusive: ")
+OWN_FIXTURE_PREFIX = "fairy_"
+PYTEST_FIXTURES_USED = frozenset({"pytestconfig"})  # by pytest_fairy's fixtures
 POINTERS = ("(seen after step ", "(the run ended after step ")
 
 
@@ -133,12 +138,24 @@ def _rewrite(path: Path, tidy_one: Any) -> int:
 
 
 def _tidy_container(container: dict[str, Any]) -> bool:
-    afters = container.get("afters")
-    if not isinstance(afters, list):
+    changed = False
+    for part in ("befores", "afters"):
+        entries = container.get(part)
+        if isinstance(entries, list):
+            kept = [e for e in entries if not _phantom(e) and not _plumbing(e)]
+            changed = changed or len(kept) != len(entries)
+            container[part] = kept
+    return changed
+
+
+def _plumbing(entry: Any) -> bool:
+    """A set-up or tear-down of pytest_fairy's own fixtures (`fairy_device`, `fairy_device::1`) that
+    passed and holds nothing to read."""
+    if not isinstance(entry, dict) or entry.get("status") != "passed":
         return False
-    kept = [a for a in afters if not _phantom(a)]
-    container["afters"] = kept
-    return len(kept) != len(afters)
+    fixture = str(entry.get("name", "")).split("::", 1)[0]
+    plumbing = fixture.startswith(OWN_FIXTURE_PREFIX) or fixture in PYTEST_FIXTURES_USED
+    return plumbing and not entry.get("steps") and not entry.get("attachments")
 
 
 def _phantom(after: Any) -> bool:

@@ -17,8 +17,12 @@ def load(folder: Path, pattern: str) -> list[dict]:
 def test_a_real_run_under_xdist_has_no_phantom_teardowns_no_host_labels_and_says_its_failure_once(
     allure_run: Any,
 ) -> None:
-    afters = [a for c in load(allure_run.results, "*-container.json") for a in c.get("afters", [])]
-    assert afters and all("status" in a for a in afters), [a["name"] for a in afters if "status" not in a]
+    containers = load(allure_run.results, "*-container.json")
+    afters = [a for c in containers for a in c.get("afters", [])]
+    assert all("status" in a for a in afters), [a["name"] for a in afters if "status" not in a]
+    # pytest_fairy's own fixtures are not shown before an item's first step.
+    shown = [e["name"] for c in containers for part in ("befores", "afters") for e in c.get(part, [])]
+    assert not [name for name in shown if name.startswith("fairy_") or name == "pytestconfig"], shown
     results = load(allure_run.results, "*-result.json")
     assert not [label for r in results for label in r["labels"] if label["name"] in ("host", "thread")]
     failed = [r for r in results if r["status"] == "failed"]
@@ -41,6 +45,12 @@ def test_tidy_keeps_what_it_does_not_know(tmp_path: Path) -> None:
             {"name": "fairy_device::1", "status": "passed"},
             {"name": "mine::<lambda>", "status": "failed"},
         ],
+        "befores": [
+            {"name": "fairy_config", "status": "passed"},
+            {"name": "pytestconfig", "status": "passed"},
+            {"name": "fairy_device", "status": "broken", "statusDetails": {"message": "no device"}},
+            {"name": "my_login", "status": "passed"},
+        ],
     }
     (tmp_path / "c-container.json").write_text(json.dumps(container), encoding="utf-8")
     result = {
@@ -55,8 +65,11 @@ def test_tidy_keeps_what_it_does_not_know(tmp_path: Path) -> None:
     (tmp_path / "broken-result.json").write_text("{not json", encoding="utf-8")
     assert tidy(tmp_path) == 2
     afters = load(tmp_path, "*-container.json")[0]["afters"]
-    # Only pytest's own finalizer goes: a lambda of the project's that ran and failed stays.
-    assert [a["name"] for a in afters] == ["fairy_device::1", "mine::<lambda>"]
+    # pytest's own finalizer goes, and pytest_fairy's fixtures that passed; a lambda of the project's that
+    # ran and failed stays, and so do a fixture of the project's and one of ours that failed.
+    assert [a["name"] for a in afters] == ["mine::<lambda>"]
+    befores = load(tmp_path, "*-container.json")[0]["befores"]
+    assert [b["name"] for b in befores] == ["fairy_device", "my_login"]
     kept = json.loads((tmp_path / "r-result.json").read_text(encoding="utf-8"))
     assert kept["labels"] == [{"name": "epic", "value": "x"}]
     assert kept["statusDetails"] == result["statusDetails"]  # not ours: untouched
