@@ -12,7 +12,7 @@ generation: nothing the current models refuse is sent, and it has no price (coun
 
 Sources (checked 2026-11-23): platform.claude.com/docs/en/models/overview and each model's page, the
 Sonnet 5.5 and Opus 5.5 migration guides and "what's new" pages, build-with-claude/prompt-caching,
-about-claude/pricing.
+about-claude/pricing; the retired models from about-claude/model-deprecations (checked 2026-11-26).
 """
 
 from __future__ import annotations
@@ -154,7 +154,6 @@ _TABLE = (
             ("claude-opus-4-7", "Claude Opus 4.7", 5.0, 25.0, 4096, 128_000),
             ("claude-opus-4-6", "Claude Opus 4.6", 5.0, 25.0, 4096, 128_000),
             ("claude-opus-4-5", "Claude Opus 4.5", 5.0, 25.0, 4096, 64_000),
-            ("claude-opus-4-1", "Claude Opus 4.1", 15.0, 75.0, 1024, 64_000),
             ("claude-sonnet-4-6", "Claude Sonnet 4.6", 3.0, 15.0, 1024, 128_000),
             ("claude-sonnet-4-5", "Claude Sonnet 4.5", 3.0, 15.0, 1024, 64_000),
             ("claude-haiku-4-5", "Claude Haiku 4.5", 1.0, 5.0, 4096, 64_000),
@@ -164,14 +163,23 @@ _TABLE = (
 MODELS: Mapping[str, ClaudeModel] = {model.id: model for model in _TABLE}
 
 # Models the API no longer serves (it answers 404 not_found_error), with the day they were retired, and
-# those about to be: from the model-deprecations page (the SDK's deprecation table agrees).
+# those about to be: every retired row of the model-deprecations page (tests/brain/data holds the page's
+# tables; the SDK's deprecation table agrees). Keyed by the page's ids without their date suffix, which
+# `retired` strips, plus the SDK's `-0` aliases of the 4.0 models.
 RETIRED: Mapping[str, str] = {
+    **dict.fromkeys(("claude-1.0", "claude-1.1", "claude-1.2", "claude-1.3"), "2024-11-06"),
+    **dict.fromkeys(("claude-instant-1.0", "claude-instant-1.1", "claude-instant-1.2"), "2024-11-06"),
+    **dict.fromkeys(("claude-2.0", "claude-2.1", "claude-3-sonnet"), "2025-07-21"),
+    "claude-3-5-sonnet": "2025-10-28",
+    "claude-3-opus": "2026-01-05",
     "claude-3-5-haiku": "2026-02-19",
     "claude-3-7-sonnet": "2026-02-19",
+    "claude-3-haiku": "2026-04-20",
     "claude-opus-4": "2026-06-15",
     "claude-opus-4-0": "2026-06-15",
     "claude-sonnet-4": "2026-06-15",
     "claude-sonnet-4-0": "2026-06-15",
+    "claude-opus-4-1": "2026-08-05",
 }
 RETIRING: Mapping[str, str] = {"claude-sonnet-4-5": "2026-11-30"}
 

@@ -20,8 +20,9 @@ from pytest_fairy.devices.pool import DevicePool
 from pytest_fairy.devices.simulator import LazySimulator
 from pytest_fairy.errors import ArtifactError, UsageError
 from pytest_fairy.plugin.options import FairyConfig, read_config
-from pytest_fairy.plugin.outcomes import Inconclusive
+from pytest_fairy.plugin.outcomes import SUMMARY_PROPERTY, Inconclusive
 from pytest_fairy.plugin.waiting import WaitingLine
+from pytest_fairy.replay.provenance import ReplayProvenance
 from pytest_fairy.report.atomic import check_writable
 from pytest_fairy.report.store import SessionStore, new_session_id
 
@@ -45,6 +46,8 @@ class FairyRun:
         if not config.option.collectonly:  # collecting writes nothing
             check_artifacts(fairy.artifacts)
         config.pluginmanager.register(ArtifactFailures(), "fairy-artifact-failures")
+        # Whose decisions an item replayed, when another brain or model made them than this run's.
+        config.pluginmanager.register(ReplayProvenance(SUMMARY_PROPERTY), "fairy-replay-provenance")
         session_id = workerinput[SESSION_INPUT] if workerinput else new_session_id()
         # The worker id from xdist's own handshake, not PYTEST_XDIST_WORKER: a pytest run inside a worker
         # (pytester, a nested suite) inherits that variable without being a worker.

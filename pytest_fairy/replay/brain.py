@@ -21,6 +21,10 @@ The live brain is shown what it did not decide (`witness_plan` / `witness`, when
 replayed plan and every replayed decision, and the explorer's escapes and return steps passed through.
 Replayed judgements are not passed on: a judgement changes nothing a brain remembers, and the step's
 context reaches the live brain with the step's decision.
+
+Who made a replayed decision is kept: the recording's `brain` / `model`, or a step's own `by` where it was
+replayed from a recording of another maker. `replayed_from` counts the replayed decisions another brain or
+model made than this run's, so the run can say that the model it names was not asked for them.
 """
 
 from __future__ import annotations
@@ -96,6 +100,8 @@ class CachingBrain:
         self.model: str | None = inner.model if inner is not None else None
         self.replayed = 0
         self.decided = 0
+        # Replayed decisions made by another brain or model than this one, by their maker.
+        self.replayed_from: Counter[str] = Counter()
         # Why the run left the recording ("" while it follows it): for the report and for tests.
         self.divergence = ""
         self._old: Recording | None = None
@@ -128,7 +134,7 @@ class CachingBrain:
                 self._miss(state.name, f"the recording starts on {started}")
             else:
                 plan = old.plan.plan
-                self.replayed += 1
+                self._count_replay(maker_of(old))
                 self._show_live_plan(target, plan)
         if plan is None:
             plan = self._live_brain().plan(target, screen, som_jpeg)
@@ -147,7 +153,7 @@ class CachingBrain:
                 replayed = self._replay(there.decision, ctx)
                 if replayed is not None:
                     here.decision = there.decision
-                    self.replayed += 1
+                    self._replayed_step(here, there)
                     self._show_live(ctx, replayed)
                     return replayed
         decision = self._live_brain().decide(ctx)
@@ -165,7 +171,7 @@ class CachingBrain:
             else:
                 judgement = there.judgements[done]
                 here.judgements.append(judgement)
-                self.replayed += 1
+                self._replayed_step(here, there)
                 return judgement
         judgement = self._live_brain().judge(ctx)
         self.decided += 1
@@ -181,7 +187,7 @@ class CachingBrain:
         try:
             if not self._live and old is not None and old.summary and old.summary_story == digest:
                 text = old.summary
-                self.replayed += 1
+                self._count_replay(maker_of(old))
             elif self.inner is None:
                 text = (
                     f"Replayed run of '{target.feature}' (no summary was recorded for this outcome).\n{story}"
@@ -197,6 +203,20 @@ class CachingBrain:
 
     def usage(self) -> Usage:
         return self.inner.usage() if self.inner is not None else Usage()
+
+    @property
+    def maker(self) -> str:
+        """Who this run's decisions are made by: the model, else the brain's name."""
+        return self.model or self.name
+
+    def provenance(self) -> str:
+        """What this run replayed that another brain or model made: `4 decisions replayed, made by
+        'offline', not by 'claude-opus-5-5'`. Empty when nothing was, and in strict replay (none asked)."""
+        if self.mode is CacheMode.STRICT or not self.replayed_from:
+            return ""
+        makers = ", ".join(f"'{maker}'" for maker in sorted(self.replayed_from))
+        count = sum(self.replayed_from.values())
+        return f"{count} decision{'s' if count > 1 else ''} replayed, made by {makers}, not by '{self.maker}'"
 
     # -- what was decided elsewhere, passed on to the live brain ----------------------------------------
 
@@ -259,6 +279,18 @@ class CachingBrain:
             self._there = self._index.get(self._here.key)
         return self._here
 
+    def _replayed_step(self, here: RecordedStep, there: RecordedStep) -> None:
+        """A decision or judgement of `there` replayed at `here`: who made it goes with it."""
+        assert self._old is not None
+        maker = there.by or maker_of(self._old)
+        here.by = "" if maker == self.maker else maker
+        self._count_replay(maker)
+
+    def _count_replay(self, maker: str) -> None:
+        self.replayed += 1
+        if maker != self.maker:
+            self.replayed_from[maker] += 1
+
     def _replay(self, recorded: RecordedDecision, ctx: StepContext) -> Decision | None:
         action = None
         if recorded.withheld:
@@ -313,6 +345,11 @@ class CachingBrain:
             self.cache.save(self._new)
         except CacheError as exc:
             warnings.warn(CacheWarning(f"decisions not recorded: {exc}"), stacklevel=3)
+
+
+def maker_of(recording: Recording) -> str:
+    """Who made a recording's decisions: its model, else its brain's name."""
+    return recording.model or recording.brain or "an unnamed brain"
 
 
 def _recorded(decision: Decision, screen: Screen) -> RecordedDecision:

@@ -6,10 +6,12 @@ One recording per (spec, feature), stored as one indented JSON document (see doc
     spec, feature            which item this is (the spec path relative to the rootdir, the feature name)
     target                   a digest of what the feature asks (goal, start, sub-features, hints...):
                              when the spec changes, the recording no longer applies
-    brain, model, recorded   who decided, and when (informational)
+    brain, model, recorded   who decided, and when; a run tells when it replays decisions another brain
+                             or model made than its own
     plan                     {state, state_name, root, sub_features, steps}: the plan made on the first
                              screen, which replays only when the run starts on the same state
-    steps                    [{state, visit, after, state_name, title, step, decision, judgements}]
+    steps                    [{state, visit, after, state_name, title, step, decision, judgements}], and
+                             `by` on a step replayed from another maker's recording: who made it
     summary                  {story, text}: replayed only for the very same story
 
 A step is found by its `StepKey`: the state's key (activity + structure + dialog hashes), how many
@@ -118,6 +120,8 @@ class RecordedStep:
     step: int = 0
     decision: RecordedDecision | None = None
     judgements: list[Judgement] = field(default_factory=list)
+    # Who made this step's decisions when not the recording's brain / model ("": the recording's).
+    by: str = ""
 
     @property
     def key(self) -> StepKey:
@@ -222,7 +226,7 @@ def _step_to_dict(step: RecordedStep) -> dict[str, Any]:
         if step.decision.action is not None:
             # The hint and empty fields are noise in a file people read and diff.
             decision["action"] = {k: v for k, v in decision["action"].items() if v not in (None, "")}
-    return {
+    kept = {
         "state": step.state,
         "visit": step.visit,
         "after": step.after,
@@ -232,6 +236,7 @@ def _step_to_dict(step: RecordedStep) -> dict[str, Any]:
         "decision": decision,
         "judgements": [asdict(j) for j in step.judgements],
     }
+    return kept | ({"by": step.by} if step.by else {})
 
 
 def _step_from_dict(raw: dict[str, Any]) -> RecordedStep:
@@ -249,5 +254,5 @@ def _step_from_dict(raw: dict[str, Any]) -> RecordedStep:
     ]
     return RecordedStep(
         raw["state"], int(raw["visit"]), raw["after"], raw.get("state_name", ""), raw.get("title", ""),
-        int(raw.get("step", 0)), decision, judgements,
+        int(raw.get("step", 0)), decision, judgements, str(raw.get("by", "")),
     )  # fmt: skip

@@ -118,11 +118,12 @@ DOCUMENTED: dict[str, Documented] = {
     "claude-opus-4-5": _four("enabled", efforts=UP_TO_HIGH, min_cacheable=4096),
     "claude-haiku-4-5": _four("enabled", min_cacheable=4096),
     "claude-sonnet-4-5": _four("enabled"),
-    "claude-opus-4-1": _four("enabled"),
 }  # fmt: skip
 # Retired (model-deprecations page): the API answers them as it answers an id it never knew.
-RETIRED = ("claude-3-5-haiku", "claude-3-7-sonnet", "claude-opus-4", "claude-opus-4-0", "claude-sonnet-4",
-           "claude-sonnet-4-0")
+RETIRED = ("claude-1.0", "claude-1.1", "claude-1.2", "claude-1.3", "claude-instant-1.0", "claude-instant-1.1",
+           "claude-instant-1.2", "claude-2.0", "claude-2.1", "claude-3-sonnet", "claude-3-5-sonnet", "claude-3-opus",
+           "claude-3-5-haiku", "claude-3-7-sonnet", "claude-3-haiku", "claude-opus-4", "claude-opus-4-0",
+           "claude-sonnet-4", "claude-sonnet-4-0", "claude-opus-4-1")
 
 _SNAPSHOT = re.compile(r"-\d{8}$")
 
