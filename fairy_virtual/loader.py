@@ -10,16 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args, get_origin, get_type_hints
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from fairy_virtual.expr import ExpressionError, check_tokens, condition_names
 from fairy_virtual.model import AppModel, Effect, Element
 from pytest_fairy.errors import UsageError
+from pytest_fairy.spec.wording import suggest
+from pytest_fairy.spec.yaml_errors import yaml_problem
 
 Loc = tuple[str | int, ...]
+# An unknown key with no close match is shown the keys its mapping takes, when they are this few.
+MAX_LISTED_KEYS = 8
 
 
 class AppModelError(UsageError):
@@ -107,9 +111,8 @@ def parse_app_model(text: str, name: str = "<app model>") -> AppModel:
     try:
         raw = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else 1
-        raise AppModelError([f"{name}:{line}: YAML syntax error: {exc.problem or exc}"]) from exc
+        line, reason = yaml_problem(exc, text)
+        raise AppModelError([f"{name}:{line}: {reason}"]) from exc
     except yaml.YAMLError as exc:
         raise AppModelError([f"{name}:1: YAML error: {exc}"]) from exc
     if not isinstance(raw, dict):
@@ -120,14 +123,100 @@ def parse_app_model(text: str, name: str = "<app model>") -> AppModel:
         model = AppModel.model_validate(raw)
     except ValidationError as exc:
         problems = [
-            f"{name}:{line_of(raw, e['loc'])}: {_where(e['loc'])}{e['msg'].removeprefix('Value error, ')}"
-            for e in exc.errors()
+            f"{name}:{line_of(raw, loc)}: {_where(shown)}{why}" for loc, shown, why in _schema(exc, raw)
         ]
         raise AppModelError(problems) from exc
     problems = [f"{name}:{line_of(raw, loc)}: {_where(loc)}{msg}" for loc, msg in check_references(model)]
     if problems:
         raise AppModelError(problems)
     return model
+
+
+def _schema(exc: ValidationError, raw: Any) -> list[tuple[Loc, Loc, str]]:
+    """Each schema error as (its location, the location as shown, what is wrong) in the user's words."""
+    errors = [(tuple(e["loc"]), e) for e in exc.errors()]
+    found: list[tuple[Loc, Loc, str]] = []
+    for loc, error in errors:
+        kind = error["type"]
+        if kind not in ("missing", "extra_forbidden") and _lost_branch(loc, raw, [o for o, _ in errors]):
+            continue
+        shown = _in_file(loc, raw)
+        if kind == "extra_forbidden":
+            found.append((loc, shown[:-1], _unknown_key(loc[-1], _known_keys(loc[:-1]))))
+        elif kind == "missing":
+            found.append((loc, shown[:-1], f"missing required key {loc[-1]!r}"))
+        else:
+            found.append((loc, shown, error["msg"].removeprefix("Value error, ")))
+    return found
+
+
+def _lost_branch(loc: Loc, raw: Any, locs: list[Loc]) -> bool:
+    """An error of a union's other branch (`toast.str` beside `toast.Toast.durr`): the value is a
+    mapping, so the error found inside the mapping's branch is the one that matters."""
+    parent = _in_file(loc[:-1], raw)
+    node = raw
+    for step in parent:
+        node = node[step] if _has(node, step) else None
+    is_branch = isinstance(node, dict) and not _has(node, loc[-1])
+    return is_branch and any(len(other) > len(loc) and other[: len(loc) - 1] == loc[:-1] for other in locs)
+
+
+def _has(node: Any, step: str | int) -> bool:
+    if isinstance(node, dict):
+        return step in node
+    return isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
+
+
+def _in_file(loc: Loc, raw: Any) -> Loc:
+    """`loc` without the names pydantic gives a union's branches (`Toast`, `str`): only what the file says.
+    The last step stays (a missing or unknown key is not in the file, or is the problem)."""
+    kept: list[str | int] = []
+    node = raw
+    for index, step in enumerate(loc):
+        if _has(node, step):
+            kept.append(step)
+            node = node[step]
+        elif index == len(loc) - 1:
+            kept.append(step)
+    return tuple(kept)
+
+
+def _known_keys(loc: Loc) -> list[str]:
+    """The keys the schema allows in the mapping at `loc` (union branches by their class names)."""
+    annotation: Any = AppModel
+    for step in loc:
+        if isinstance(step, int):
+            continue
+        models = _models_in(annotation)
+        named = [model for model in models if model.__name__ == step]
+        fields = [
+            get_type_hints(model)[n]
+            for model in models
+            for n, f in model.model_fields.items()
+            if step in (n, f.alias)
+        ]
+        if named:
+            annotation = named[0]
+        elif fields:
+            annotation = fields[0]
+        elif get_origin(annotation) is dict:
+            annotation = get_args(annotation)[1]  # a name of the mapping (a variable): its value's type
+        else:
+            return []
+    return sorted({f.alias or n for model in _models_in(annotation) for n, f in model.model_fields.items()})
+
+
+def _unknown_key(key: str | int, known: list[str]) -> str:
+    hint = suggest(str(key), known) or (
+        f" (known: {', '.join(known)})" if 0 < len(known) <= MAX_LISTED_KEYS else ""
+    )
+    return f"unknown key {key!r} is not permitted here{hint}"
+
+
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [model for arg in get_args(annotation) for model in _models_in(arg)]
 
 
 def line_of(raw: Any, loc: Sequence[str | int]) -> int:
@@ -162,7 +251,10 @@ def check_references(model: AppModel) -> list[tuple[Loc, str]]:
     screen_ids = _unique([s.id for s in model.screens], ("screens",), "screen", problems)
     dialog_ids = _unique([d.id for d in model.dialogs], ("dialogs",), "dialog", problems)
     if model.app.launch not in screen_ids:
-        problems.append((("app", "launch"), f"launch screen {model.app.launch!r} is not among the screens"))
+        hint = suggest(model.app.launch, screen_ids)
+        problems.append(
+            (("app", "launch"), f"launch screen {model.app.launch!r} is not among the screens{hint}")
+        )
 
     def check_text(loc: Loc, text: str) -> None:
         try:
@@ -185,7 +277,8 @@ def check_references(model: AppModel) -> list[tuple[Loc, str]]:
         if name is None:
             return
         if name not in variables:
-            problems.append((loc, f"variable {name!r} is not declared under `variables:`"))
+            hint = suggest(name, variables)
+            problems.append((loc, f"variable {name!r} is not declared under `variables:`{hint}"))
         elif numeric and (isinstance(variables[name], bool) or not isinstance(variables[name], int | float)):
             problems.append((loc, f"variable {name!r} is not a number"))
 
@@ -194,9 +287,11 @@ def check_references(model: AppModel) -> list[tuple[Loc, str]]:
         for key in ("go", "replace"):
             target = getattr(effect, key)
             if target is not None and target not in screen_ids:
-                problems.append(((*loc, key), f"`{key}` to unknown screen {target!r}"))
+                hint = suggest(target, screen_ids)
+                problems.append(((*loc, key), f"`{key}` to unknown screen {target!r}{hint}"))
         if effect.dialog is not None and effect.dialog not in dialog_ids:
-            problems.append(((*loc, "dialog"), f"unknown dialog {effect.dialog!r}"))
+            hint = suggest(effect.dialog, dialog_ids)
+            problems.append(((*loc, "dialog"), f"unknown dialog {effect.dialog!r}{hint}"))
         for name, value in (effect.set or {}).items():
             check_var((*loc, "set", name), name)
             if isinstance(value, str):

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import logging
 import os
+import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_fairy.errors import FairyError, UsageError
+from pytest_fairy.errors import FairyError, FairyWarning, UsageError
 from pytest_fairy.explore.briefing import mission_of, target_of
 from pytest_fairy.explore.explorer import Explorer
 from pytest_fairy.explore.record import Interrupted
@@ -60,9 +61,16 @@ class SpecFile(pytest.File):
             # The model parsed here is the one the item's virtual device will run.
 
             try:
-                run.simulator.load(spec.app.virtual)
+                model = run.simulator.load(spec.app.virtual)
             except UsageError as exc:
                 raise self.CollectError(f"{self.path}: app.virtual: {exc}") from None
+            mismatch = _package_mismatch(self.path, spec, model)
+            if mismatch:
+                raise self.CollectError(mismatch)
+        try:
+            _warn_open_explorations(self.path, spec)
+        except SpecError as exc:
+            raise self.CollectError(str(exc)) from None
         for feature, serial in matrix(spec.features, run.fairy.devices if run.fairy.matrix else ()):
             name = f"{feature.name}[{serial}]" if serial else feature.name
             item = FeatureItem.from_parent(self, name=name, callobj=explore_feature)
@@ -74,6 +82,48 @@ class SpecFile(pytest.File):
                 self.config.addinivalue_line("markers", f"{tag}: tag from fairy specs")
                 item.add_marker(tag)
             yield item
+
+
+class OpenExploration(FairyWarning):
+    """A feature without `done_when`: explored openly, it can fail on a defect it sees, never on the feature
+    not working. Silence it with `-W ignore::pytest_fairy.plugin.items.OpenExploration` (or the same in ini
+    `filterwarnings`)."""
+
+
+def _warn_open_explorations(path: Path, spec: Spec) -> None:
+    """Say, at the feature's line, that a feature without `done_when` cannot show that the feature works.
+    Turned into an error (`-W error::...OpenExploration`), it is the spec's collection error, one line."""
+    for feature in spec.features:
+        if feature.done_when:
+            continue
+        try:
+            warnings.warn_explicit(
+                OpenExploration(
+                    f"feature {feature.name!r} has no done_when: it is explored openly (every screen it "
+                    "reaches) and can only fail on a defect it sees (a crash, an ANR, a must_not), never on "
+                    "the feature not working; give it a done_when to check that it works"
+                ),
+                OpenExploration,
+                filename=str(path),
+                lineno=feature.line,
+            )
+        except OpenExploration as exc:
+            raise SpecError(path, feature.line, str(exc)) from None
+
+
+def _package_mismatch(path: Path, spec: Spec, model: object) -> str:
+    """The app model's app must be the spec's: the virtual device runs only the model's package, so every
+    item would fail to launch the spec's with the same device error. One line at collection instead."""
+    # The simulator's model is opaque to the product (`Simulator.load` returns object): read by name.
+    package = getattr(getattr(model, "app", None), "package", None)
+    if not isinstance(package, str) or package == spec.app.package or spec.app.virtual is None:
+        return ""
+    named = os.path.relpath(spec.app.virtual, path.parent)
+    return (
+        f"{path}:{spec.line_of('app', 'package')}: app.package {spec.app.package!r} is not the package of "
+        f"the app model {named!r} ({package!r}), so the virtual device could not launch it; make the two the "
+        "same, or name the model of this app in app.virtual"
+    )
 
 
 def _line_of(path: Path, start: str) -> int:

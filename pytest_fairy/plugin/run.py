@@ -125,8 +125,8 @@ RUN_KEY = pytest.StashKey[FairyRun]()
 
 
 def check_virtual_models(fairy: FairyConfig, simulator: LazySimulator, rootpath: Path) -> None:
-    """`--fairy-device virtual:PATH` names an app model that must load: one line and exit 4 if it does not,
-    not an error per item (hundreds of lines of chained tracebacks)."""
+    """`--fairy-device virtual:PATH` names an app model that must load: a line per problem and exit 4 if it
+    does not, not an error per item (hundreds of lines of chained tracebacks)."""
     for device in fairy.devices:
         if not device.startswith("virtual:"):
             continue
@@ -136,5 +136,4 @@ def check_virtual_models(fairy: FairyConfig, simulator: LazySimulator, rootpath:
             simulator.load(path)
         except UsageError as exc:
             problems = [line.strip() for line in str(exc).splitlines()[1:] if line.strip()] or [str(exc)]
-            more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
-            raise pytest.UsageError(f"--fairy-device {device}: {problems[0]}{more}") from None
+            raise pytest.UsageError("\n".join(f"--fairy-device {device}: {p}" for p in problems)) from None

@@ -1,10 +1,11 @@
 """Reading a spec file: YAML with the line of every value, validated into the schema (spec/model.py).
 
-`load_spec(path)` reads and validates a file; every problem becomes one `SpecError` whose text is
-`path:line: reason`, the line being that of the offending key, list item or feature. The loader keeps a
-map from each value's location (the `loc` pydantic reports) to its line, so schema errors are translated
-into one-liners that point into the file; what the schema alone cannot say (unique feature names, known
-risk categories, an existing app model) is checked after it.
+`load_spec(path)` reads and validates a file; its problems become one `SpecError` whose text is a
+`path:line: reason` line per problem, the line being that of the offending key, list item or feature.
+The loader keeps a map from each value's location (the `loc` pydantic reports) to its line, so schema
+errors are translated into one-liners that point into the file; what the schema alone cannot say (unique
+feature names, known risk categories, an existing app model) is checked after it. A YAML syntax error
+stops the reading, so it is the one problem reported; it is worded by spec/yaml_errors.py.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 from pytest_fairy.spec.model import Defaults, Feature, Spec, SpecError
 from pytest_fairy.spec.risk import known_categories
 from pytest_fairy.spec.wording import shown, suggest
+from pytest_fairy.spec.yaml_errors import yaml_problem
 
 # Aliases can expand a small file exponentially ("billion laughs"); a real spec has a few hundred nodes.
 MAX_YAML_NODES = 20_000
@@ -112,11 +114,7 @@ def _read(path: Path) -> tuple[Any, dict[Loc, int]]:
     try:
         return loader.build(path)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 1
-        parts = [" ".join(str(part).split()) for part in (exc.context, exc.problem) if part]
-        problem = ": ".join(parts) or "cannot parse"
-        raise SpecError(path, line, f"YAML syntax error: {problem}") from exc
+        raise SpecError(path, *yaml_problem(exc, text)) from exc
     except yaml.YAMLError as exc:
         raise SpecError(path, 1, f"YAML error: {' '.join(str(exc).split())}") from exc
     except RecursionError as exc:
@@ -141,7 +139,7 @@ def load_spec(path: Path | str) -> Spec:
     if spec.app.virtual is not None:
         app = spec.app.model_copy(update={"virtual": (path.parent / spec.app.virtual).resolve()})
         spec = spec.model_copy(update={"app": app})
-    spec._path = path
+    spec._path, spec._lines = path, lines
     for index, feature in enumerate(spec.features):
         feature._path, feature._line, feature._defaults = path, lines[("features", index)], spec.defaults
     return spec
@@ -149,13 +147,14 @@ def load_spec(path: Path | str) -> Spec:
 
 def _check(spec: Spec, path: Path, data: dict[str, Any], lines: dict[Loc, int]) -> None:
     """What the schema alone cannot say: unique names, known categories, an existing app model."""
+    problems: list[tuple[int, str]] = []
     seen: dict[str, int] = {}
     for index, feature in enumerate(spec.features):
         line = lines[("features", index)]
         if feature.name in seen:
             reason = f"duplicate feature name {feature.name!r} (first on line {seen[feature.name]})"
-            raise SpecError(path, line, reason)
-        seen[feature.name] = line
+            problems.append((line, reason))
+        seen.setdefault(feature.name, line)
     known = known_categories(spec.risky_words)
     levels: list[tuple[Loc, Defaults | Feature]] = [(("defaults",), spec.defaults)]
     levels += [(("features", i), feature) for i, feature in enumerate(spec.features)]
@@ -165,15 +164,18 @@ def _check(spec: Spec, path: Path, data: dict[str, Any], lines: dict[Loc, int]) 
                 if category not in known:
                     reason = f"unknown risky-action category {category!r} {_where(loc, data)}"
                     hint = suggest(category, known) or f" (known: {', '.join(known)})"
-                    raise SpecError(path, _line(lines, (*loc, key, i)), reason + hint)
+                    problems.append((_line(lines, (*loc, key, i)), reason + hint))
         both = sorted(set(level.allow or ()) & set(level.forbid or ()))
         if both:
             reason = f"{both[0]!r} is both allowed and forbidden {_where(loc, data)}"
-            raise SpecError(path, _line(lines, (*loc, "forbid")), reason)
+            problems.append((_line(lines, (*loc, "forbid")), reason))
     model = path.parent / spec.app.virtual if spec.app.virtual is not None else None
     if model is not None and not model.is_file():
         reason = f"app model {str(spec.app.virtual)!r} not found (looked for {model})"
-        raise SpecError(path, _line(lines, ("app", "virtual")), reason)
+        problems.append((_line(lines, ("app", "virtual")), reason))
+    if problems:
+        (line, reason), *more = problems
+        raise SpecError(path, line, reason, more)
 
 
 # ------------------------------------------------------------------------------------ error translation
@@ -207,12 +209,9 @@ def _translate(exc: ValidationError, path: Path, data: dict[str, Any], lines: di
         # A missing key is often the other half of a misspelled one: report the misspelling first.
         key=lambda item: (item[2]["type"] == "missing", item[0], item[1]),
     )
-    line, _, error = problems[0]
-    reason = _reason(error, data)
-    if len(problems) > 1:
-        more = len(problems) - 1
-        reason += f" (and {more} more problem{'s' if more > 1 else ''})"
-    return SpecError(path, line, reason)
+    (line, _, error), *others = problems
+    more = [(at, _reason(other, data)) for at, _, other in others]
+    return SpecError(path, line, _reason(error, data), more)
 
 
 def _reason(error: Any, data: dict[str, Any]) -> str:

@@ -9,7 +9,7 @@ reason names the problem; the loader adds where it is (`path:line`) and turns it
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -45,11 +45,13 @@ _PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+")
 
 
 class SpecError(UsageError):
-    """A spec file that cannot be used. `str()` is `path:line: reason`, one line, ready for the user."""
+    """A spec file that cannot be used. `str()` is `path:line: reason`, ready for the user: one line per
+    problem, the first one first (`line` and `reason` are its), then the file's others (`more`)."""
 
-    def __init__(self, path: Path, line: int, reason: str) -> None:
+    def __init__(self, path: Path, line: int, reason: str, more: Sequence[tuple[int, str]] = ()) -> None:
         self.path, self.line, self.reason = path, line, reason
-        super().__init__(f"{path}:{line}: {reason}")
+        self.problems: tuple[tuple[int, str], ...] = ((line, reason), *more)
+        super().__init__("\n".join(f"{path}:{at}: {why}" for at, why in self.problems))
 
 
 def _fail(reason: str, hint: str = "") -> PydanticCustomError:
@@ -338,10 +340,19 @@ class Spec(_Model):
     login: Login | None = None
 
     _path: Path = PrivateAttr(default=Path("<spec>"))
+    # The line of each value in the spec file, by its location: ("app", "package") -> 3.
+    _lines: dict[tuple[str | int, ...], int] = PrivateAttr(default_factory=dict)
 
     @property
     def path(self) -> Path:
         return self._path
+
+    def line_of(self, *loc: str | int) -> int:
+        """The 1-based line of the value at `loc` in the spec file (`spec.line_of("app", "package")`), or of
+        the nearest enclosing value the file has (a key left to its default); 1 when not read from a file."""
+        while loc and loc not in self._lines:
+            loc = loc[:-1]
+        return self._lines.get(loc, 1)
 
     @property
     def secrets(self) -> tuple[str, ...]:
