@@ -54,6 +54,7 @@ from pytest_fairy.explore.step import (
     Course,
     Ending,
     Reading,
+    broken,
     choose,
     defect,
     escape_from,
@@ -162,6 +163,7 @@ class Explorer:
             else NO_SCREENSHOT,
             reproduction=reproduction,
             at_step=ending.at_step if ending.verdict is Verdict.FAILED else None,
+            infrastructure=ending.infrastructure,
         )
         result = tell_result(self.sinks, result)
         if ending.interrupted:
@@ -202,7 +204,7 @@ class Explorer:
         except UsageError:
             raise
         except FairyError as exc:
-            return Ending(Verdict.INCONCLUSIVE, exc.as_reason()), course
+            return broken(exc), course
         except KeyboardInterrupt as stop:  # the item ends inconclusive, its records kept; then the session
             return interruption(stop, course.steps), course
         finally:

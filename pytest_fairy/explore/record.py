@@ -74,6 +74,8 @@ class Exploration:
     reproduction: Reproduction | None = None
     # A failure's: the step whose action showed the defect (0: the first screen); None for other verdicts.
     at_step: int | None = None
+    # An inconclusive run's: the device or the brain failed (lost, unavailable), not the exploration.
+    infrastructure: bool = False
 
     def figures(self) -> str:
         """One line for the terminal summary."""

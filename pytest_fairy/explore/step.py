@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from pytest_fairy.devices.events import joined
+from pytest_fairy.errors import BrainError, DeviceError, FairyError
 from pytest_fairy.explore.action import Action, ActionError, ActionKind
 from pytest_fairy.explore.decisions import (
     ESCAPE_PREFIX,
@@ -52,12 +53,21 @@ class Ending:
     proof: Proof = Proof.ORACLES
     at_step: int = 0
     interrupted: bool = False  # Ctrl-C or SIGTERM: the item ends here and the session stops after it
+    # The device or the brain failed (lost, unavailable), not the exploration: another try may finish it.
+    infrastructure: bool = False
 
 
 def interruption(stop: KeyboardInterrupt, steps: int) -> Ending:
     """The run was asked to stop (Ctrl-C, or SIGTERM: plugin/signals.py) after `steps` steps."""
     why = str(stop) or "Ctrl-C"
     return Ending(Verdict.INCONCLUSIVE, f"interrupted ({why}) after step {steps}", interrupted=True)
+
+
+def broken(error: FairyError) -> Ending:
+    """A seam failed: the run ends inconclusive with what was seen so far, `error` worded as its reason.
+    A lost device or a failing brain is the infrastructure's fault: another try may finish the feature."""
+    infrastructure = isinstance(error, DeviceError | BrainError)
+    return Ending(Verdict.INCONCLUSIVE, error.as_reason(), infrastructure=infrastructure)
 
 
 def defect(judgement: Judgement, step: int) -> Ending:

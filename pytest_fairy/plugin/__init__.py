@@ -39,6 +39,7 @@ from pytest_fairy.plugin.outcomes import (
     mark_inconclusive,
 )
 from pytest_fairy.plugin.pytest_junit import record_usage_error
+from pytest_fairy.plugin.retries import Retries
 from pytest_fairy.plugin.run import RUN_KEY, SESSION_INPUT, FairyRun
 from pytest_fairy.plugin.signals import TermAsInterrupt
 from pytest_fairy.plugin.sinks import write_summary
@@ -65,6 +66,8 @@ def pytest_configure(config: pytest.Config) -> None:
     with said_in_junit(config):
         config.stash[RUN_KEY] = FairyRun.configure(config)
     config.pluginmanager.register(InconclusiveReports(config), "fairy-inconclusive")
+    if (retries := config.stash[RUN_KEY].fairy.retries) > 0:
+        config.pluginmanager.register(Retries(config, retries), "fairy-retries")
     GitHubActions.register(config)
     config.stash[WORKERS_KEY] = workers = Workers()
     Workers.register(config)

@@ -60,7 +60,7 @@ def fairy_device(request: pytest.FixtureRequest, fairy_app_model: Path | None) -
         except DeviceError as exc:
             if FEATURE_KEY not in request.node.stash:
                 raise
-            raise Inconclusive(f"no device for this item: {exc}") from None
+            raise Inconclusive(f"no device for this item: {exc}", infrastructure=True) from None
         yield device
 
 

@@ -163,6 +163,12 @@ SETTINGS: tuple[Setting, ...] = (
         whole(1), flag="--fairy-max-steps", metavar="N",
     ),
     Setting(
+        "fairy_retries",
+        "run an item that ended inconclusive because the device or the brain failed up to N more times; "
+        "never one with another verdict (default 0)",
+        whole(0), 0, flag="--fairy-retries", metavar="N",
+    ),
+    Setting(
         "fairy_max_queued_actions",
         "follow-up actions one LLM answer may queue, taken without a call while the screens match (0: a call "
         "for every action; default: the brain's, 5 for claude)",

@@ -46,6 +46,8 @@ class FairyConfig:
     progress_seconds: float = DEFAULT_PROGRESS_SECONDS
     # Sessions the store keeps: older ones are removed when a run starts (0: all are kept).
     keep_sessions: int = DEFAULT_KEEP_SESSIONS
+    # More tries for an item whose device or brain failed (plugin/retries.py).
+    retries: int = 0
     explorer: ExplorerSettings = field(default_factory=ExplorerSettings)
     # The decision cache and the build-to-build baseline (see pytest_fairy.replay).
     replay: ReplaySettings = field(default_factory=ReplaySettings)
@@ -102,6 +104,7 @@ def read_config(config: pytest.Config) -> FairyConfig:
         spec_patterns=value["fairy_spec_patterns"],
         progress_seconds=value["fairy_progress_seconds"],
         keep_sessions=value["fairy_keep_sessions"],
+        retries=value["fairy_retries"],
         explorer=ExplorerSettings(
             llm_long_edge=value["fairy_llm_long_edge"],
             # A fixed pause no more: devices settle by evidence (devices/settle.py); this is a floor on top.

@@ -49,11 +49,13 @@ class AppDefect(AssertionError):
 
 class Inconclusive(Exception):
     """The explorer could not finish: budget spent, stuck after escapes, device lost, brain unavailable.
-    `reason` is why, without where the report shows it."""
+    `reason` is why, without where the report shows it; `infrastructure`: the device or the brain failed,
+    not the exploration (`--fairy-retries` runs such an item again)."""
 
-    def __init__(self, message: str, reason: str = "") -> None:
+    def __init__(self, message: str, reason: str = "", *, infrastructure: bool = False) -> None:
         super().__init__(message)
         self.reason = reason or message
+        self.infrastructure = infrastructure
 
 
 # The category, letter and word of an inconclusive item in pytest's terminal, and the report attribute
@@ -61,6 +63,7 @@ class Inconclusive(Exception):
 INCONCLUSIVE = "inconclusive"
 INCONCLUSIVE_STATUS = (INCONCLUSIVE, "I", ("INCONCLUSIVE", {"yellow": True}))
 REASON_ATTR = "fairy_inconclusive"
+INFRASTRUCTURE_ATTR = "fairy_infrastructure"  # a bool: the device or the brain failed
 # -r characters whose lines pytest prints in its short test summary, and the stats each one reads.
 _SHORT_SUMMARY = {"f": "failed", "E": "error", "p": "passed", "x": "xfailed", "X": "xpassed",
                   "s": "skipped", "S": "skipped"}  # fmt: skip
@@ -82,7 +85,9 @@ def conclude(item: pytest.Item, result: Exploration, folder: Path | None = None)
             f"{result.reason}\n({where_shown(result)})" + pointer + (f"\n{evidence}" if evidence else "")
         )
     if result.verdict is Verdict.INCONCLUSIVE:
-        raise Inconclusive(f"{result.reason} ({where_shown(result)})", result.reason)
+        raise Inconclusive(
+            f"{result.reason} ({where_shown(result)})", result.reason, infrastructure=result.infrastructure
+        )
 
 
 def figure_properties(result: Exploration, reproduction: str | None) -> list[tuple[str, object]]:
@@ -125,6 +130,7 @@ def mark_inconclusive(report: pytest.TestReport, call: pytest.CallInfo[None]) ->
     if call.excinfo is not None and isinstance(call.excinfo.value, Inconclusive):
         reason = call.excinfo.value.reason
         setattr(report, REASON_ATTR, reason)
+        setattr(report, INFRASTRUCTURE_ATTR, call.excinfo.value.infrastructure)
         if call.when == "setup":
             report.longrepr = f"inconclusive: {reason}"
 

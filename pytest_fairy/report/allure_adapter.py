@@ -7,7 +7,8 @@ is added to the open step's attachment list in allure-pytest's reporter (the `al
 listener, found among allure_commons' plugins) before its file is written. A step is written once, when
 its outcome is known; the step a failed verdict names is only known when the exploration ends, so its
 status is set then on the step the reporter keeps (`fail_step`), as allure-pytest's own `stop_step`
-would have set it.
+would have set it. A retried item's earlier try is closed as its listener closes a test (`close_test`:
+the listener's `_cache` of node ids to result uuids), so each try is a result of its own.
 
 **Files, tidied once the session is over**, so an item's page says each thing once:
 - Since pytest 9.1 every fixture carries a finalizer of pytest's own that allure-pytest wraps but pytest
@@ -50,6 +51,7 @@ from pytest_fairy.report.atomic import write_json
 __all__ = [
     "AllureAttachment",
     "close_step",
+    "close_test",
     "fail_step",
     "new_attachment",
     "open_step",
@@ -75,6 +77,18 @@ def close_step(uuid: str, title: str, failure: BaseException | None) -> None:
         exc_val=failure,
         exc_tb=None,
     )
+
+
+def close_test(nodeid: str) -> None:
+    """Write and forget allure-pytest's result of the test `nodeid` now, as its listener does when pytest
+    says the test is over (`pytest_runtest_logfinish`): the next run of the same item (a retry) starts a
+    result of its own, with the same history id. Nothing when allure-pytest is not reporting."""
+    for plugin in plugin_manager.get_plugins():
+        cache, reporter = getattr(plugin, "_cache", None), getattr(plugin, "allure_logger", None)
+        if isinstance(reporter, AllureReporter) and cache is not None:
+            uuid = cache.pop(nodeid)
+            if uuid:
+                reporter.close_test(uuid)
 
 
 def step_result(uuid: str) -> Any | None:
