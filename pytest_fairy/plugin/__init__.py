@@ -44,7 +44,7 @@ from pytest_fairy.plugin.run import RUN_KEY, SESSION_INPUT, FairyRun
 from pytest_fairy.plugin.signals import TermAsInterrupt
 from pytest_fairy.plugin.sinks import write_summary
 from pytest_fairy.plugin.spec_names import warn_if_spec
-from pytest_fairy.plugin.xdist_workers import Workers
+from pytest_fairy.plugin.xdist_workers import WORKER_LINES_KEY, Workers
 
 # pytest registers the fixtures it finds on the entry-point module: these are imported for that.
 __all__ = ["fairy_app_model", "fairy_brain", "fairy_config", "fairy_device", "fairy_explorer", "fairy_logins"]
@@ -127,6 +127,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         config.stash[TERM_KEY].uninstall()
     if WORKERS_KEY in config.stash:
         config.stash[WORKERS_KEY].close()
+    if (lines := config.stash.get(WORKER_LINES_KEY, None)) is not None:
+        lines.close()
     if RUN_KEY in config.stash:
         config.stash[RUN_KEY].close()
 

@@ -17,6 +17,7 @@ from pytest_fairy.plugin.items import FEATURE_KEY
 from pytest_fairy.plugin.outcomes import SUMMARY_PROPERTY
 from pytest_fairy.plugin.progress import ProgressSink
 from pytest_fairy.plugin.run import RUN_KEY
+from pytest_fairy.plugin.xdist_workers import WORKER_LINES_KEY
 from pytest_fairy.replay.regression import write_diff_summary
 from pytest_fairy.report.allure import AllureSink
 from pytest_fairy.report.allure_environment import AllureEnvironment
@@ -30,12 +31,14 @@ def item_sinks(item: pytest.Item, device: Device, brain: Brain) -> list[StepSink
     run = config.stash[RUN_KEY]
     store, policy = run.store, run.fairy.artifacts_policy
     sinks: list[StepSink] = [HookSink(item)]
-    # xdist workers have no terminal: their step lines would go nowhere.
-    if not hasattr(config, "workerinput"):
-        if config.option.verbose > 0:
-            sinks.append(TerminalSink(config))
-        elif config.option.verbose == 0:
-            sinks.append(ProgressSink(config, run.fairy.progress_seconds))
+    # An xdist worker has no terminal: its progress goes, a line at a time, to the controller's.
+    lines = config.stash.get(WORKER_LINES_KEY, None)
+    if lines is None and config.option.verbose > 0:
+        sinks.append(TerminalSink(config))
+    elif config.option.verbose == 0 or (lines is not None and config.option.verbose > 0):
+        progress = ProgressSink(config, run.fairy.progress_seconds, lines=lines.say if lines else None)
+        item.addfinalizer(progress.close)
+        sinks.append(progress)
     allure_dir = getattr(config.option, "allure_report_dir", None)
     if allure_dir:
         spec = item.stash.get(FEATURE_KEY, None)

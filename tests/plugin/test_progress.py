@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import threading
 
 import pytest
 
@@ -65,6 +66,51 @@ def test_on_a_terminal_the_line_is_rewritten_in_place(project: pytest.Pytester) 
     rewritten = [part for part in text.split("\r") if PROGRESS.match(part)]
     assert len(rewritten) > 1 and text.count("\n  delivery time: step ") <= 1, text
     assert re.search(r"\n\.", text), "the item's letter starts a line of its own after the status"
+
+
+# A brain that thinks for a while at its second step, as an LLM on a long screen does.
+SLOW_SECOND_STEP = """
+import time
+from pytest_fairy.brain.offline import OfflineBrain
+
+class Slow(OfflineBrain):
+    def decide(self, ctx):
+        if ctx.step == 2:
+            time.sleep(3.5)
+        return super().decide(ctx)
+
+def pytest_fairy_make_brain(config, target, default):
+    return Slow()
+"""
+UNDER_WAY = re.compile(r"  delivery time: step 1/30, \d+ states, 0 loops escaped - on \S.* \(step 2 under way for (\d+)s\)")
+
+
+@pytest.mark.parametrize("tty", [False, True], ids=["ci-log", "terminal"])
+def test_a_long_step_is_not_silent(project: pytest.Pytester, tty: bool) -> None:
+    """Between two steps, one of which takes seconds, the item still says where it is, with how long the
+    step under way has taken."""
+    project.makeconftest(SLOW_SECOND_STEP + (FAKE_TTY if tty else ""))
+    result = project.runpytest("-p", "no:xdist", "-o", "fairy_progress_seconds=1")
+    result.assert_outcomes(passed=1)
+    text = (project.path / "terminal.txt").read_text(encoding="utf-8") if tty else "\n".join(result.outlines)
+    beats = [int(m.group(1)) for m in map(UNDER_WAY.search, re.split(r"[\r\n]", text)) if m]
+    assert beats and beats == sorted(beats), text
+
+
+def test_the_heartbeat_stops_with_its_item_even_when_the_exploration_raised(project: pytest.Pytester) -> None:
+    project.makeconftest(SLOW_SECOND_STEP.replace("time.sleep(3.5)", "time.sleep(1.5); raise ValueError('bug')"))
+    result = project.runpytest("-p", "no:xdist", "-o", "fairy_progress_seconds=1")  # in this process
+    assert result.parseoutcomes().get("inconclusive") == 1
+    assert not [t for t in threading.enumerate() if t.name == "fairy-progress"], "a heartbeat outlived its item"
+
+
+def test_under_xdist_each_worker_says_its_progress_on_the_controllers_stream(project: pytest.Pytester) -> None:
+    result = project.runpytest_subprocess("-n", "2", "-o", "fairy_progress_seconds=0")
+    result.assert_outcomes(passed=1)
+    lines = [line for line in result.errlines if re.match(r"\[gw[01]\] delivery time: step \d+/30, ", line)]
+    assert len(lines) > 1, result.errlines
+    quiet = project.runpytest_subprocess("-n", "2", "-o", "fairy_progress_seconds=0", "-q")
+    assert not [line for line in quiet.errlines if "delivery time: step" in line]
 
 
 @pytest.mark.parametrize("flag", ["-q", "-v"])
