@@ -45,9 +45,13 @@ from pytest_fairy.report.allure_adapter import (
 from pytest_fairy.report.allure_environment import AllureEnvironment, ReportLimits, device_facts
 from pytest_fairy.report.exports import exports
 from pytest_fairy.report.policy import ArtifactPolicy
+from pytest_fairy.report.progress_chart import ProgressTally, progress_png
 from pytest_fairy.report.screenshots import place
 from pytest_fairy.report.tree_picture import tree_png
 from pytest_fairy.text import one_line
+
+# The item's chart of states found, loops escaped and cost over the steps (`progress_chart`).
+PROGRESS_CHART = "progress over the steps"
 
 
 def step_title(record: StepRecord) -> str:
@@ -129,6 +133,7 @@ class AllureSink:
         self.device = device
         self.limits = limits or ReportLimits()
         self._steps: dict[int, object] = {}  # allure-pytest's record of each step written, by step number
+        self._progress = ProgressTally()  # the chart's few numbers per step, drawn at finish
 
     def start(self, target: Target, plan: Plan) -> None:
         allure.dynamic.title(target.feature)
@@ -147,6 +152,7 @@ class AllureSink:
             self.environment.add(device_facts(self.device, target))
 
     def step(self, record: StepRecord) -> None:
+        self._progress.add(record)
         title = step_title(record)
         uuid = open_step(title, self._parameters(record))
         step = step_result(uuid)
@@ -184,6 +190,9 @@ class AllureSink:
                 final.data(), name=name, attachment_type=final.format.mime, extension=final.format.extension
             )
         allure.attach(tree_png(result), name="feature tree", attachment_type=AttachmentType.PNG)
+        chart = progress_png(self._progress.figures, result)
+        if chart:  # else a ChartWarning said why; the verdict stands
+            allure.attach(chart, name=PROGRESS_CHART, attachment_type=AttachmentType.PNG)
         allure.attach(result.tree.to_json(), name="feature tree (json)", attachment_type=AttachmentType.JSON)
         allure.attach(result.summary, name="summary", attachment_type=AttachmentType.TEXT)
         for finding in result.findings:

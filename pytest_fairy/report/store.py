@@ -9,6 +9,7 @@ Layout under the artifacts folder (default `.fairy/`):
     sessions/<session>/<item>/step-NNN.webp   the step's Set-of-Mark screenshot (as the policy keeps them)
     sessions/<session>/<item>/result.json     the verdict, reason, figures and summary
     sessions/<session>/<item>/tree.json|.png  the feature tree discovered
+    sessions/<session>/<item>/progress.png    states found, loops escaped and cost over the steps
     sessions/<session>/<item>/final.webp      the last screen (as the policy keeps them)
     sessions/<session>/<item>/reproduction.txt  an app defect's way, confirmed or not (`exports.py`), with
                                               test_reproduce_<feature>.py and <feature>.maestro.yaml
@@ -46,6 +47,7 @@ from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.report import atomic
 from pytest_fairy.report.exports import exports
 from pytest_fairy.report.policy import ArtifactPolicy
+from pytest_fairy.report.progress_chart import ProgressTally, progress_png
 from pytest_fairy.report.screenshots import place
 from pytest_fairy.report.store_format import result_document, step_line, target_document
 from pytest_fairy.report.tree_picture import tree_png
@@ -143,6 +145,7 @@ class ItemStore:
         self._lock = threading.Lock()
         self._writing_steps: list[threading.Event] = []
         self._screenshots: list[Path] = []
+        self._progress = ProgressTally()  # the chart's few numbers per step, drawn at finish
 
     def start(self, target: Target, plan: Plan) -> None:
         with self._writing():
@@ -154,6 +157,7 @@ class ItemStore:
         """The step's line, appended now; its screenshot, written once encoded."""
         if not self._started:
             raise RuntimeError("ItemStore.step() before start()")
+        self._progress.add(record)
         self._raise_unraised()
         if self.failed is not None:  # the item is ending on the first failure; a late step is not kept
             return
@@ -231,6 +235,9 @@ class ItemStore:
             for name, text in exports(result.reproduction, result.target.feature).items():
                 atomic.write_text(self.folder / name, text)
         atomic.write_bytes(self.folder / "tree.png", tree_png(result))
+        chart = progress_png(self._progress.figures, result)
+        if chart:  # else a ChartWarning said why; the verdict stands
+            atomic.write_bytes(self.folder / "progress.png", chart)
         keep = self.policy.keeps(passed=result.verdict is Verdict.PASSED)
         final = result.final_screenshot
         if keep and self.policy.writes() and final.data():

@@ -76,7 +76,7 @@ def test_retain_on_failure_deletes_a_passed_items_screenshots_and_keeps_a_failed
     assert screenshots(failed) and [line["screenshot"] for line in step_lines(failed)] == screenshots(failed)
     assert (failed / "final.webp").exists()
     images = allure_images(suite)
-    assert [a["name"] for a in images["delivery time"]] == ["feature tree"]
+    assert [a["name"] for a in images["delivery time"]] == ["feature tree", "progress over the steps"]
     assert any(a["name"].startswith("step 1 screenshot") for a in images["check for updates"])
     # No attachment file left behind for the passed item: every image file is one Allure names.
     named = {a["source"] for found in images.values() for a in found}
@@ -92,11 +92,11 @@ def test_off_writes_no_screenshot_but_the_steps_and_the_tree(suite: pytest.Pytes
     items = run(suite)
     for item in items.values():
         assert step_lines(item) and all(line["screenshot"] == "" for line in step_lines(item))
-        assert sorted(p.name for p in item.iterdir() if p.suffix in IMAGES) == ["tree.png"]
+        assert sorted(p.name for p in item.iterdir() if p.suffix in IMAGES) == ["progress.png", "tree.png"]
     images = allure_images(suite)
     assert {name: [a["name"] for a in found] for name, found in images.items()} == {
-        "delivery time": ["feature tree"],
-        "check for updates": ["feature tree"],
+        "delivery time": ["feature tree", "progress over the steps"],
+        "check for updates": ["feature tree", "progress over the steps"],
     }
     assert not any(p.suffix in {".webp", ".jpg"} for p in (suite.path / "allure-results").iterdir())
 
