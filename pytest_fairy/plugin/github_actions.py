@@ -27,6 +27,7 @@ from pytest_fairy.plugin.outcomes import (
     VERDICT_PROPERTY,
     inconclusive_reason,
 )
+from pytest_fairy.plugin.retries import FLAKY_PROPERTY, TRIES_SEPARATOR
 from pytest_fairy.plugin.run import RUN_KEY
 from pytest_fairy.text import one_line
 
@@ -129,6 +130,10 @@ def outcome(config: pytest.Config, nodeid: str, reports: Sequence[Any], base: Pa
     if skipped is not None:
         longrepr = skipped.longrepr
         return ended("skipped", str(longrepr[2] if isinstance(longrepr, tuple) else longrepr))
+    flaky = properties.get(FLAKY_PROPERTY)
+    if flaky is not None:  # a pass after retries: what the earlier tries met is worth a look
+        tries = flaky.split(TRIES_SEPARATOR)
+        return ended("passed", f"flaky: passed on try {len(tries) + 1} after: {'; '.join(tries)}")
     return ended("passed", "")
 
 
@@ -190,7 +195,7 @@ def job_summary(outcomes: Sequence[Outcome], folder: str) -> str:
         if spent:
             cost = o.properties.get(COST_PROPERTY)
             figures += [o.properties.get(TOKENS_PROPERTY, "-"), f"${cost}" if cost else "-"]
-        reason = "" if o.verdict == "passed" else one_line(o.reason, REASON_CHARS)
+        reason = one_line(o.reason, REASON_CHARS)
         reproduction = o.properties.get(REPRODUCTION_PROPERTY)
         cells = [
             f"{cell(o.name)} ({code(o.where)})",

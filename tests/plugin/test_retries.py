@@ -70,6 +70,18 @@ def test_an_item_whose_brain_failed_passes_on_a_retry_and_is_flaky_everywhere(su
     assert len({r["historyId"] for r in results}) == 1, "under one history: Allure shows the first as a retry"
 
 
+def test_the_job_summary_says_a_pass_after_a_retry_was_flaky(
+    suite: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = flaky_project(suite, failures=1)
+    summary = project.path / "step_summary.md"
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    project.runpytest("-p", "no:xdist", "-k", "coupons", "--fairy-retries", "1").assert_outcomes(passed=1)
+    row = next(line for line in summary.read_text(encoding="utf-8").splitlines() if line.startswith("| coupons"))
+    assert "| passed |" in row and "flaky: passed on try 2 after: brain unavailable: the API did not" in row
+
+
 def test_without_retries_the_same_item_is_inconclusive(suite: pytest.Pytester) -> None:
     project = flaky_project(suite, failures=1)
     result = project.runpytest("-p", "no:xdist", "-k", "coupons")
