@@ -1,5 +1,6 @@
-"""Logcat read incrementally: each read asks only for the lines since the last one seen (`-T`), and
-`logcat()` still means every line since the last clear (what the crash and ANR oracles scan)."""
+"""Logcat read incrementally by position: each read asks only for the newest lines (`-t`) and finds where
+the last read ended in them, whatever the lines' stamps say; `logcat()` still means every line since the
+last clear (what the crash and ANR oracles scan)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from device_helpers import FOOD_PACKAGE
 from wire.wire_helpers import ServedDevice
 
 from pytest_fairy.devices.driver import U2Device
-from pytest_fairy.devices.logcat import LogcatReader
+from pytest_fairy.devices.logcat import TAIL_LINES, LogcatReader
 
 A1 = "11-24 05:00:00.001  100  100 I Tag: one"
 A2 = "11-24 05:00:00.001  100  100 I Tag: two (same millisecond)"
@@ -16,20 +17,22 @@ B1 = "11-24 05:00:00.250  100  100 E Tag: three"
 HEADER = "--------- beginning of main"
 
 
-def test_the_first_read_asks_for_everything_and_later_ones_from_the_last_time_seen() -> None:
+def logged(n: int, at: str = "11-24 05:00:01") -> list[str]:
+    return [f"{at}.{i % 1000:03d}  100  100 I Tag: line {i}" for i in range(n)]
+
+
+def test_the_first_read_asks_for_everything_and_later_ones_for_the_newest_lines() -> None:
     reader = LogcatReader()
     assert reader.command() == ["logcat", "-d", "-v", "threadtime"]
     assert reader.take(f"{HEADER}\n{A1}\n") == f"{HEADER}\n{A1}\n"
-    assert reader.command() == ["logcat", "-d", "-v", "threadtime", "-T", "11-24 05:00:00.001"]
+    assert reader.command() == ["logcat", "-d", "-v", "threadtime", "-t", str(TAIL_LINES)]
 
 
-def test_lines_of_the_last_time_seen_are_kept_once_and_new_ones_of_that_time_are_kept() -> None:
+def test_lines_read_before_are_kept_once_and_new_ones_of_the_same_millisecond_are_kept() -> None:
     reader = LogcatReader()
     reader.take(f"{A1}\n")
-    # `-T` prints the lines of that very time again, and one more of the same millisecond arrived since.
     assert reader.take(f"{HEADER}\n{A1}\n{A2}\n{B1}\n") == f"{A1}\n{A2}\n{B1}\n"
-    assert reader.command()[-1] == "11-24 05:00:00.250"
-    assert reader.take(f"{B1}\n") == f"{A1}\n{A2}\n{B1}\n"
+    assert reader.take(f"{A1}\n{A2}\n{B1}\n") == f"{A1}\n{A2}\n{B1}\n"
 
 
 def test_a_line_repeated_by_the_app_is_not_mistaken_for_one_read_before() -> None:
@@ -38,12 +41,36 @@ def test_a_line_repeated_by_the_app_is_not_mistaken_for_one_read_before() -> Non
     assert reader.take(f"{A1}\n{A1}\n") == f"{A1}\n{A1}\n"  # the second one is new
 
 
+@pytest.mark.parametrize(
+    "later",
+    ["11-24 04:00:00.500  100  100 E AndroidRuntime: FATAL EXCEPTION: main",  # the clock set back an hour
+     "01-01 00:00:00.010  100  100 E AndroidRuntime: FATAL EXCEPTION: main"],  # New Year, in MM-DD stamps
+    ids=["clock set back", "new year"],
+)  # fmt: skip
+def test_a_line_stamped_before_the_last_one_read_is_still_read(later: str) -> None:
+    """Read by position, not by time: a clock that moves back does not hide a crash logged after it."""
+    reader = LogcatReader()
+    reader.take(f"{A1}\n{B1.replace('11-24', '12-31')}\n")
+    assert reader.take(f"{A1}\n{B1.replace('11-24', '12-31')}\n{later}\n").endswith(f"{later}\n")
+
+
+def test_past_the_newest_lines_asked_for_where_the_last_read_ended_is_found_in_them() -> None:
+    reader = LogcatReader(tail=50)
+    first = logged(30)
+    reader.take("\n".join(first) + "\n")
+    more = logged(40, at="11-24 05:00:02")
+    newest = (first + more)[-50:]  # the device prints only the newest 50
+    assert reader.take("\n".join(newest) + "\n") == "\n".join(first + more) + "\n"
+    flood = logged(60, at="11-24 05:00:03")  # more than 50 since: the last read's end is not in them
+    assert reader.take("\n".join(flood[-50:]) + "\n").endswith("\n".join(flood[-50:]) + "\n")
+
+
 def test_clear_forgets_the_lines_and_the_position() -> None:
     reader = LogcatReader()
     reader.take(f"{A1}\n{B1}\n")
     reader.clear()
     assert reader.text() == ""
-    assert "-T" not in reader.command()
+    assert "-t" not in reader.command()
 
 
 def test_the_driver_reads_only_new_lines_yet_returns_the_items_whole_log(
@@ -68,7 +95,7 @@ def test_the_driver_reads_only_new_lines_yet_returns_the_items_whole_log(
     assert second == food.device.logcat()  # every line since the clear, each once
     assert second.startswith(first) and len(second) > len(first)
     reads = asked
-    assert "-T" not in reads[0][0] and "-T" in reads[1][0]
-    assert len(reads[1][1].splitlines()) < len(second.splitlines())  # not the whole log again
+    assert "-t" not in reads[0][0] and "-t" in reads[1][0]
+    assert len(reads[1][1].splitlines()) <= TAIL_LINES  # the newest lines, never the whole buffer
     driver.clear_logcat()
     assert driver.logcat() == food.device.logcat()
