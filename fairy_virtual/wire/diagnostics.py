@@ -114,8 +114,7 @@ def dumpsys(inv: Invocation) -> int:
 def _processes(inv: Invocation) -> list[tuple[str, int, int, str]]:
     rows = list(_SYSTEM_PROCESSES)
     rows += [("u0_a240", inv.system.pid_of(p), 312, p) for p in inv.system.running_packages()]
-    if inv.system.listener_ports():
-        rows.append(("shell", inv.system.pid_of("app_process"), 2301, "app_process"))
+    rows += [("shell", p.pid, 2301, p.name) for p in inv.system.shell_processes()]
     return rows
 
 

@@ -8,8 +8,10 @@ different threads never drive the device at the same time.
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Protocol, TypeVar, runtime_checkable
 
 from fairy_virtual.wire.filesystem import DEFAULT_FILE_MODE, MemoryFileSystem
@@ -42,6 +44,10 @@ DEFAULT_SETTINGS: dict[str, dict[str, str]] = {
     "global": {"airplane_mode_on": "0", "adb_enabled": "1", "stay_on_while_plugged_in": "0"},
 }
 FIRST_APP_PID = 10240
+# Processes started from a shell (the uiautomator server) get pids from here on, a new one per start.
+FIRST_SHELL_PID = 20480
+# How long `pkill` waits for a process it signalled to be gone (its device port closed).
+KILL_WAIT_SECONDS = 2.0
 # Settings whose change switches the keyboard: recorded in `AndroidSystem.changes`.
 INPUT_METHOD_SETTINGS = ("default_input_method", "enabled_input_methods")
 
@@ -111,6 +117,21 @@ class _RecordedFileSystem(MemoryFileSystem):
         super().write(path, data, mode, mtime)
 
 
+@dataclass
+class ShellProcess:
+    """A long-lived process started from a shell (the uiautomator server's `app_process`): what `ps` lists
+    and `pkill` ends. `killed` asks it to end; `gone` says it did (its device port is closed)."""
+
+    pid: int
+    command_line: str
+    killed: threading.Event = field(default_factory=threading.Event)
+    gone: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def name(self) -> str:
+        return self.command_line.split(" ", 1)[0].rsplit("/", 1)[-1]
+
+
 class AndroidSystem:
     """One emulated phone: its device, file system, settings, clipboard and listening device ports."""
 
@@ -132,11 +153,19 @@ class AndroidSystem:
         # Android 10+ lets only the focused app or the input method read the clipboard: False makes
         # uiautomator2's getClipboard answer null, as on such a device.
         self.clipboard_readable = True
-        # A switch for tests: set, the uiautomator server takes each request and never answers it, as a
-        # wedged one does (the connection stays open until the host gives up).
+        # Switches for tests. A wedged uiautomator server takes each request and never answers it (the
+        # connection stays open until the host gives up, or the server process is killed).
+        # `u2_wedged` set: every server is wedged, now and after any restart.
         self.u2_wedged = threading.Event()
+        # The running server answers this many more JSON-RPC requests (None: all); the next one wedges it,
+        # `/ping` too, until it is killed. Each server started later begins with `u2_answers_after_start`.
+        self.u2_answers_left: int | None = None
+        self.u2_answers_after_start: int | None = None
+        self._u2_stuck = False
         self._listeners: dict[int, ServiceHandler] = {}
         self._pids: dict[str, int] = {}
+        self._processes: dict[int, ShellProcess] = {}
+        self._next_pid = FIRST_SHELL_PID
         self.stopping = threading.Event()
 
     @property
@@ -176,6 +205,49 @@ class AndroidSystem:
             if name not in self._pids:
                 self._pids[name] = FIRST_APP_PID + 37 * len(self._pids)
             return self._pids[name]
+
+    def spawn(self, command_line: str) -> ShellProcess:
+        with self._lock:
+            process = ShellProcess(self._next_pid, command_line)
+            self._processes[process.pid] = process
+            self._next_pid += 1
+            return process
+
+    def exited(self, process: ShellProcess) -> None:
+        with self._lock:
+            self._processes.pop(process.pid, None)
+        process.gone.set()
+
+    def shell_processes(self) -> list[ShellProcess]:
+        with self._lock:
+            return sorted(self._processes.values(), key=lambda p: p.pid)
+
+    def kill(self, pattern: str, *, full: bool) -> int:
+        """`pkill [-f] PATTERN`: end the shell processes whose name (or, `full`, command line) matches the
+        regular expression, each gone before this returns; how many."""
+        found = re.compile(pattern)
+        chosen = [p for p in self.shell_processes() if found.search(p.command_line if full else p.name)]
+        for process in chosen:
+            process.killed.set()
+        for process in chosen:
+            process.gone.wait(KILL_WAIT_SECONDS)
+        return len(chosen)
+
+    # ---- the uiautomator server's health (the test switches above)
+    def u2_server_started(self) -> None:
+        with self._lock:
+            self.u2_answers_left, self._u2_stuck = self.u2_answers_after_start, False
+
+    def u2_answers(self, *, rpc: bool) -> bool:
+        """Whether the running uiautomator server answers a request; JSON-RPC ones count toward its wedge."""
+        with self._lock:
+            if rpc and self.u2_answers_left == 0:
+                self._u2_stuck = True
+            if self.u2_wedged.is_set() or self._u2_stuck:
+                return False
+            if rpc and self.u2_answers_left is not None:
+                self.u2_answers_left -= 1
+            return True
 
     def running_packages(self) -> list[str]:
         """Apps with a process: the one in front, when it is not the launcher."""

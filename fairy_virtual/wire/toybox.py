@@ -179,6 +179,21 @@ def sleep(inv: Invocation) -> int:
     return 0
 
 
+def pkill(inv: Invocation) -> int:
+    """`pkill [-f] PATTERN`: end the processes started from a shell (the uiautomator server) whose name,
+    or with `-f` whole command line, matches the regular expression; exit 1 when none did."""
+    flags, operands = split_flags(inv.args[1:])
+    if flags - {"f"} or len(operands) != 1:
+        inv.error("pkill: the virtual device supports only: pkill [-f] PATTERN")
+        return 2
+    try:
+        killed = inv.system.kill(operands[0], full="f" in flags)
+    except re.error as exc:
+        inv.error(f"pkill: bad regex '{operands[0]}': {exc}")
+        return 2
+    return 0 if killed else 1
+
+
 def id_(inv: Invocation) -> int:
     inv.print(
         "uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1015(sdcard_rw)"
@@ -219,6 +234,7 @@ COMMANDS: dict[str, Command] = {
     "md5": md5sum,
     "grep": grep,
     "sleep": sleep,
+    "pkill": pkill,
     "id": id_,
     "whoami": whoami,
     "toybox": toybox,

@@ -3,7 +3,8 @@
 It exists only while an `app_process ... com.wetest.uia2.Main` shell stream runs, as on a phone: before
 that, `tcp:9008` is refused, u2's `/ping` fails, and u2 pushes `u2.jar` and starts it itself. JSON-RPC
 errors come back with HTTP 200 (a non-200 makes u2 restart the server); unknown methods are errors,
-never a pretended success.
+never a pretended success. The server is a process (`ps`): closing its stream or `pkill -f com.wetest.uia2`
+ends it, and a wedged one (`AndroidSystem.u2_answers_left`) comes back answering when started again.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 from fairy_virtual.wire.selector import SelectorError, describe, find, object_info
 from fairy_virtual.wire.shell import Invocation
-from fairy_virtual.wire.system import AndroidSystem
+from fairy_virtual.wire.system import AndroidSystem, ShellProcess
 from fairy_virtual.wire.transport import Stream
 from pytest_fairy.devices.protocol import Key
 from pytest_fairy.errors import DeviceError, FairyError, PerceptionError
@@ -32,6 +33,8 @@ MAX_HEADER_LINE = 8192
 MAX_HEADERS = 100
 MAX_BODY = 16 * 1024 * 1024
 WAIT_POLL_SECONDS = 0.2
+# A shell's exit status for a process ended by SIGTERM (pkill's default signal): 128 + 15.
+KILLED_EXIT = 143
 # One step of a uiautomator swipe lasts about 5 ms.
 SWIPE_STEP_SECONDS = 0.005
 KEYCODE_DEL = 67
@@ -76,9 +79,11 @@ class RpcError(FairyError):
 class UiautomatorServer:
     """Serves u2's HTTP requests for one `AndroidSystem`."""
 
-    def __init__(self, system: AndroidSystem) -> None:
+    def __init__(self, system: AndroidSystem, process: ShellProcess | None = None) -> None:
         self.system = system
         self.device = system.device
+        # The `app_process` it runs in (killed by `pkill`); without one, it is never killed.
+        self.process = process or ShellProcess(0, U2_MAIN_CLASS)
         self._last_toast: str | None = None
         self._methods: dict[str, Callable[..., Any]] = {
             "dumpWindowHierarchy": self.dump_window_hierarchy,
@@ -120,9 +125,9 @@ class UiautomatorServer:
             if request is None:
                 return
             method, path, headers, body = request
-            if self.system.u2_wedged.is_set():
-                while not (stream.closed.wait(WAIT_POLL_SECONDS) or self.system.stopping.is_set()):
-                    pass  # taken, never answered
+            if not self.system.u2_answers(rpc=path == "/jsonrpc/0"):
+                while not (stream.closed.wait(WAIT_POLL_SECONDS) or self._ended()):
+                    pass  # taken, never answered: until the host gives up or the process is killed
                 return
             status, content_type, payload = self._route(method, path, body)
             reason = {200: "OK", 404: "Not Found", 405: "Method Not Allowed"}[status]
@@ -133,6 +138,9 @@ class UiautomatorServer:
             )
             if headers.get("connection", "").lower() == "close":
                 return
+
+    def _ended(self) -> bool:
+        return self.system.stopping.is_set() or self.process.killed.is_set()
 
     @staticmethod
     def _read_request(stream: Stream) -> tuple[str, str, dict[str, str], bytes] | None:
@@ -367,13 +375,20 @@ def app_process(inv: Invocation) -> int:
         return 1
     options = operands[2:]
     port = int(options[options.index("-p") + 1]) if "-p" in options[:-1] else DEFAULT_PORT
-    server = UiautomatorServer(inv.system)
-    if not inv.system.listen(port, server.serve):
-        inv.error(f"java.net.BindException: Address already in use (port {port})")
-        return 1
+    process = inv.system.spawn(" ".join(inv.args))
+    server = UiautomatorServer(inv.system, process)
     try:
-        inv.print(f"[server] INFO: [UiAutomator2Server] Starting Server on port {port}")
-        inv.hangup.wait()
+        if not inv.system.listen(port, server.serve):
+            inv.error(f"java.net.BindException: Address already in use (port {port})")
+            return 1
+        try:
+            inv.system.u2_server_started()
+            inv.print(f"[server] INFO: [UiAutomator2Server] Starting Server on port {port}")
+            # Until the host closes the stream (u2's stop_uiautomator) or the process is killed (pkill).
+            while not (process.killed.wait(WAIT_POLL_SECONDS) or inv.hangup.is_set()):
+                pass
+        finally:
+            inv.system.unlisten(port)
     finally:
-        inv.system.unlisten(port)
-    return 0
+        inv.system.exited(process)
+    return 0 if inv.hangup.is_set() else KILLED_EXIT

@@ -15,6 +15,8 @@ from hanging a run:
 A device that missed a deadline gets `Deadlines.call` seconds more, in all, to reconnect and retry; then it
 is `DeviceNotAnswering`, and every later call, and every later item's lease, fails at once with the same
 message. So one step of an item waits at most about twice the limit for a device that stopped answering.
+A uiautomator2 server that stopped answering while adb still does is restarted instead (`u2_restart.py`):
+its restart waits `Deadlines.restart_seconds` at most, and the call is then retried once.
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ T = TypeVar("T")
 
 # How long "is it there?" may take: a TCP probe of the adb server, `echo ok` on the device.
 PROBE_SECONDS = 3.0
+# How long a restarted uiautomator2 server may take to answer `/ping` (a phone's takes a few seconds).
+U2_RESTART_SECONDS = 15.0
+# How many times one item may restart the uiautomator2 server: one that wedges at every call ends the item.
+U2_RESTARTS_PER_ITEM = 2
 # What adbutils passes when its caller names no timeout (adbutils/_device_base.py: 10 minutes).
 _ADBUTILS_DEFAULT_TIMEOUT = 600
 _NETWORK_SERIAL = re.compile(r"^[\w.\-\[\]:]+:\d+$")
@@ -46,14 +52,21 @@ _NETWORK_SERIAL = re.compile(r"^[\w.\-\[\]:]+:\d+$")
 class Deadlines:
     """The limits of one device: `call` (ini `fairy_device_timeout`) bounds each adb, shell, sync and
     uiautomator2 call, each attempt of a driver operation, and, after a missed deadline, the reconnect
-    attempts and retries together; `probe` bounds a health check (never longer than `call`)."""
+    attempts and retries together; `probe` bounds a health check and `restart` a restart of the
+    uiautomator2 server, until it answers again (neither longer than `call`: a short deadline is chosen to
+    give a silent device up fast)."""
 
     call: float = DEFAULT_DEVICE_TIMEOUT
     probe: float = PROBE_SECONDS
+    restart: float = U2_RESTART_SECONDS
 
     @property
     def probe_seconds(self) -> float:
         return min(self.probe, self.call)
+
+    @property
+    def restart_seconds(self) -> float:
+        return min(self.restart, self.call)
 
 
 @dataclass(frozen=True)
@@ -69,6 +82,8 @@ class Reconnect:
     wait_seconds: float = 5.0
     # How many times one call is retried after successful reconnects before it counts as lost.
     retries_per_call: int = 2
+    # How many times one item may restart a uiautomator2 server that stopped answering while adb answers.
+    server_restarts: int = U2_RESTARTS_PER_ITEM
 
     def delays(self) -> Iterator[float]:
         delay = self.first_delay
@@ -123,6 +138,15 @@ class Allowance:
 
     def left(self) -> float:
         return max(0.0, self._end - time.monotonic())
+
+
+def echoes(adb: adbutils.AdbDevice, probe: float) -> bool:
+    """Whether the device answers `echo ok` within `probe` seconds: it is there, whatever else failed."""
+    try:
+        echo = within(probe, lambda: str(adb.shell(["echo", "ok"], timeout=probe)))
+    except (DeadlineMissed, adbutils.AdbError, OSError):
+        return False
+    return echo.strip() == "ok"
 
 
 def within(seconds: float, call: Callable[[], T], *, name: str = "call") -> T:

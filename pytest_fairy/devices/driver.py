@@ -7,7 +7,8 @@ Every adbutils / uiautomator2 exception is translated here into `DeviceError` (t
 being done). When a call fails and the device no longer answers, the driver reconnects (bounded attempts
 with backoff, `Reconnect`) and retries the call; a device that stays away raises `DeviceLost`. Every call
 has a deadline (`Deadlines`, ini `fairy_device_timeout`, pytest_fairy/devices/deadline.py): a device that
-misses it and does not answer again within one more limit raises `DeviceNotAnswering`.
+misses it and does not answer again within one more limit raises `DeviceNotAnswering`; a uiautomator2
+server that stops answering while adb answers is restarted instead (pytest_fairy/devices/u2_restart.py).
 
 Each action (tap, long tap, swipe, typing, a key) returns once the UI settled: uiautomator's waitForIdle,
 else two equal dumps, bounded by `settling` (pytest_fairy/devices/settle.py). `logcat()` reads only the
@@ -20,7 +21,6 @@ import functools
 import http.client
 import re
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -28,7 +28,7 @@ import adbutils
 import uiautomator2 as u2
 from PIL import Image
 
-from pytest_fairy.devices import deadline, events, u2_calls
+from pytest_fairy.devices import deadline, events, u2_calls, u2_restart
 from pytest_fairy.devices import typing as typist
 from pytest_fairy.devices.adb_server import AdbServerAddress
 from pytest_fairy.devices.deadline import Reconnect, is_network_serial
@@ -60,7 +60,7 @@ _KEYS = {Key.BACK: "back", Key.HOME: "home", Key.ENTER: "enter"}
 
 
 @dataclass
-class U2Device:
+class U2Device(u2_restart.ServerRestarting):
     """One device on one adb server. Construction does no I/O: use :meth:`connect`, or :meth:`open`."""
 
     serial_name: str
@@ -77,6 +77,7 @@ class U2Device:
     # Why the device counts as not answering (it missed a deadline and did not come back), else None.
     silence: deadline.DeviceNotAnswering | None = None
     reconnects: int = 0
+    restarts: u2_restart.ServerRestarts = field(default_factory=u2_restart.ServerRestarts)  # `begin_item`
     _adb_device: adbutils.AdbDevice | None = field(default=None, repr=False)
     _u2: u2.Device | None = field(default=None, repr=False)
     _installed: set[str] = field(default_factory=set, repr=False)
@@ -104,9 +105,7 @@ class U2Device:
             limit = self.deadlines.call
             adb_device = deadline.BoundedAdbDevice(self.adb.client(limit), self.serial_name, limit)
             return adb_device, u2.connect(adb_device, port=self.u2_port)
-        except _TRANSPORT_ERRORS as exc:
-            raise DeviceError(self.serial_name, "start the uiautomator2 server", _reason(exc)) from exc
-        except u2.exceptions.BaseException as exc:
+        except (*_TRANSPORT_ERRORS, u2.exceptions.BaseException) as exc:
             raise DeviceError(self.serial_name, "start the uiautomator2 server", _reason(exc)) from exc
 
     def close(self) -> None:
@@ -125,11 +124,11 @@ class U2Device:
         """The dump read ahead with the app in front, else now, with the screenshot and log beside it."""
         ahead = self._ahead.take("dump", self.deadlines.call)
         self._read_ahead("screenshot", "logcat")
-        return str(ahead) if ahead is not None else self._run("dump the hierarchy", u2_calls.dump)
+        return str(ahead) if ahead is not None else self._server("dump the hierarchy", u2_calls.dump)
 
     def screenshot(self) -> Image.Image:
         ahead = self._ahead.take("screenshot", self.deadlines.call)
-        return ahead if ahead is not None else self._run("take a screenshot", u2_calls.screenshot)
+        return ahead if ahead is not None else self._server("take a screenshot", u2_calls.screenshot)
 
     def tap(self, x: int, y: int) -> None:
         self._act(f"tap {x},{y}", lambda d, _: d.click(int(x), int(y)))
@@ -199,7 +198,7 @@ class U2Device:
 
     def toasts(self) -> list[str]:
         """The toast uiautomator2's watcher saw since the last call, each reported once (`Toasts`)."""
-        return self._run("read the last toast", u2_calls.last_toast)
+        return self._server("read the last toast", u2_calls.last_toast)
 
     def info(self) -> DeviceInfo:
         def props(_: u2.Device, adb: adbutils.AdbDevice) -> DeviceInfo:
@@ -237,15 +236,15 @@ class U2Device:
         how = settle(
             self.settling,
             idle=None if self._no_idle_wait else self._wait_idle,
-            observe=lambda: hash(self._run("dump the hierarchy", u2_calls.dump)),
+            observe=lambda: hash(self._server("dump the hierarchy", u2_calls.dump)),
         )
         self._note = events.joined(self._note, how.note(self.settling))
         return how
 
-    def _act(self, doing: str, op: Callable[[u2.Device, adbutils.AdbDevice], T]) -> T:
+    def _act(self, doing: str, op: u2_restart.Op[T]) -> T:
         """An action: what was read ahead is dropped, and the call returns once the UI settled."""
         self._ahead.drop()
-        result = self._run(doing, op)
+        result = self._server(doing, op)
         self._moved = True
         self.settle()
         return result
@@ -256,7 +255,7 @@ class U2Device:
         device, adb = self._u2, self._adb_device
         if device is None or adb is None or self.lost or self.silence is not None:
             return
-        reads: dict[str, Callable[[u2.Device, adbutils.AdbDevice], object]] = {
+        reads: dict[str, u2_restart.Op[object]] = {
             "dump": u2_calls.dump,
             "screenshot": u2_calls.screenshot,
             "logcat": self._read_log,
@@ -269,7 +268,7 @@ class U2Device:
         return u2_calls.text(adb.shell(self._log.command(), encoding=None))
 
     def _wait_idle(self, seconds: float) -> bool | None:
-        said = self._run("wait for the UI to settle", lambda d, _: u2_calls.wait_idle(d, seconds))
+        said = self._server("wait for the UI to settle", lambda d, _: u2_calls.wait_idle(d, seconds))
         self._no_idle_wait = said is None  # asked once: an older server never grows the method
         return said
 
@@ -306,7 +305,7 @@ class U2Device:
             )
         self._installed.add(package)
 
-    def _run(self, doing: str, op: Callable[[u2.Device, adbutils.AdbDevice], T]) -> T:
+    def _run(self, doing: str, op: u2_restart.Op[T], *, server: bool = False) -> T:
         """Do `op` within its deadline, translating errors; reconnect and retry when the device stopped
         answering. After a missed deadline, the reconnects and retries together get one more limit."""
         if self.silence is not None:
@@ -326,10 +325,14 @@ class U2Device:
                 raise DeviceError(self.serial, doing, _reason(exc)) from exc
             except _MISSED_OR_TRANSPORT as exc:
                 if deadline.no_answer(exc):
-                    late = late or deadline.Allowance(self.deadlines.call)
+                    late = late or deadline.Allowance(self.deadlines.call)  # the probe below spends it too
+                answers = self._answers() if server and u2_restart.server_failed(exc) else None
+                if answers and self._server_silent():  # adb answers, its uiautomator2 server does not
+                    return self._restarted(doing, op, exc)
+                if late is not None and deadline.no_answer(exc):
                     if retry == self.reconnect.retries_per_call or not late.left():
                         raise self._silenced(doing) from exc
-                elif self._answers():
+                elif self._answers() if answers is None else answers:
                     raise DeviceError(self.serial, doing, _reason(exc)) from exc
                 elif retry == self.reconnect.retries_per_call:
                     self.lost = True
@@ -337,24 +340,18 @@ class U2Device:
                 self._come_back(doing, exc, late)
         raise AssertionError("unreachable: the loop returns or raises")
 
-    def _silenced(self, doing: str) -> deadline.DeviceNotAnswering:
+    def _silenced(self, doing: str, reason: str = "") -> deadline.DeviceNotAnswering:
         """The device missed its deadline and did not answer again: lost, and every later call says so."""
         self.lost = True
         self.close()
-        reason = f"no answer in {self.deadlines.call:g} s"
+        reason = reason or f"no answer in {self.deadlines.call:g} s"
         self.silence = deadline.DeviceNotAnswering(self.serial, doing, reason)
         return self.silence
 
     def _answers(self) -> bool:
         """Whether the device answers a trivial shell command: tells a failed call from a lost device."""
         probe, adb = self.deadlines.probe_seconds, self._adb_device
-        if adb is None or not self.adb.reachable(probe):
-            return False
-        try:
-            echo = deadline.within(probe, lambda: str(adb.shell(["echo", "ok"], timeout=probe)))
-            return echo.strip() == "ok"
-        except _MISSED_OR_TRANSPORT:
-            return False
+        return adb is not None and self.adb.reachable(probe) and deadline.echoes(adb, probe)
 
     def _come_back(self, doing: str, cause: BaseException | None, late: deadline.Allowance | None) -> None:
         """Reconnect with bounded attempts and backoff; DeviceLost when the device stays away. After a

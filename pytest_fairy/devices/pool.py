@@ -233,6 +233,8 @@ class DevicePool:
                     continue
                 self._held[serial] = claim
                 reconnects = getattr(device, "reconnects", 0)
+                # A driver kept between items: this item gets its own allowance of server restarts.
+                getattr(device, "begin_item", lambda: None)()
                 try:
                     yield device
                 finally:

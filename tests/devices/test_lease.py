@@ -25,7 +25,7 @@ from wire.wire_helpers import ServedDevice, free_port
 
 from fairy_virtual.catalog import AppModels
 from pytest_fairy.devices.claim import LEASE_ERROR_LIMIT, DeviceClaim
-from pytest_fairy.devices.driver import AdbServerAddress
+from pytest_fairy.devices.driver import AdbServerAddress, U2Device
 from pytest_fairy.devices.lease import UNOWNED_MARKER, DeviceLease, LeaseTimeout, LeaseWarning
 from pytest_fairy.devices.lease_record import (
     DEFAULT_LEASE_DIR,
@@ -645,3 +645,21 @@ def test_a_pass_seen_while_the_lease_was_lost_is_inconclusive_but_a_defect_stays
     assert shared.verdict is Verdict.INCONCLUSIVE and "another host may have driven it" in shared.reason
     failed = replace(passed, verdict=Verdict.FAILED, reason="app crashed")
     assert distrust_if_shared(failed, "the record on the device is not ours") is failed
+
+
+def test_each_item_leased_from_the_pool_gets_its_own_allowance_of_server_restarts(
+    farm: Farm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pool keeps a phone's driver between items: each lease starts the item's count of uiautomator2
+    server restarts afresh, so one item's restarts do not leave the next without any."""
+    began: list[str] = []
+    monkeypatch.setattr(U2Device, "begin_item", lambda self: began.append(self.serial))
+    served = farm.serve(FOOD_APP)
+    host = pool(farm, tmp_path, served, device_wait=0)
+    try:
+        for _ in range(2):
+            with host.lease(None) as device:
+                assert device.serial == served.serial
+        assert began == [served.serial, served.serial]
+    finally:
+        host.close()
