@@ -36,8 +36,16 @@ class WireServerError(FairyError):
 class WireServer:
     """Serves one device to any number of host connections (normally the one adb server)."""
 
-    def __init__(self, device: WiredDevice, *, host: str = DEFAULT_HOST, port: int = 0) -> None:
-        self.system = AndroidSystem(device)
+    def __init__(
+        self,
+        device: WiredDevice,
+        *,
+        host: str = DEFAULT_HOST,
+        port: int = 0,
+        system: AndroidSystem | None = None,
+    ) -> None:
+        # `system`: the phone's own state (clipboard, settings, files) when this is its adbd come back.
+        self.system = system or AndroidSystem(device)
         self.host = host
         self._requested_port = port
         self._listener: socket.socket | None = None

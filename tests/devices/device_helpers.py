@@ -67,8 +67,9 @@ class Farm:
         return port
 
     def restart(self, item: ServedDevice, port: int) -> None:
-        """Bring a dropped device back on its old port: the same serial for adb."""
-        item.server = WireServer(item.device, port=port)
+        """Bring a dropped device back on its old port: the same serial for adb, the same phone (its
+        clipboard, settings and files as they were)."""
+        item.server = WireServer(item.device, port=port, system=item.server.system)
         item.server.start()
 
     def driver(self, item: ServedDevice, **options: object) -> U2Device:

@@ -13,6 +13,7 @@ from fairy_virtual import VirtualDevice
 from fairy_virtual.clock import ManualClock
 from pytest_fairy.devices.protocol import toasts_of
 from pytest_fairy.perception.perceive import perceive
+from pytest_fairy.perception.som import TOAST_CAPTION_COLOUR
 
 pytestmark = pytest.mark.wire
 
@@ -49,8 +50,10 @@ def test_a_toast_is_on_the_screen_its_text_and_its_set_of_mark(tmp_path: Path) -
     seen = perceive(device)
     assert seen.screen.toasts == ("网络异常，请稍后重试",)
     assert "[toast] 网络异常，请稍后重试" in seen.screen.text.splitlines()[:3]
-    # The caption band across the top of the Set-of-Mark image: dark, where the plain screenshot is not.
-    assert seen.som.full.getpixel((2, 2)) != seen.screenshot.convert("RGB").getpixel((2, 2))
+    # The caption band below the screen in the Set-of-Mark image: the screen itself is drawn as it was.
+    shot = seen.screenshot.convert("RGB")
+    assert seen.som.full.height > shot.height and seen.som.full.width == shot.width
+    assert seen.som.full.getpixel((2, shot.height + 2)) == TOAST_CAPTION_COLOUR
 
 
 def test_uiautomator2s_watcher_reports_the_toast_while_it_shows_and_not_after(farm: Farm, tmp_path: Path) -> None:

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import json
 import shutil
+import threading
+import time
 from pathlib import Path
 
 import pytest
-from device_helpers import FOOD_PACKAGE, Farm, find, tap_on
+from device_helpers import FOOD_PACKAGE, QUICK_RECONNECT, Farm, find, tap_on
 from wire.wire_helpers import ServedDevice
 
 from fairy_virtual.wire.system import DEFAULT_IME
+from fairy_virtual.wire.u2server import UiautomatorServer
 from pytest_fairy.devices.driver import U2Device
 from pytest_fairy.devices.typing import U2_IME
 from pytest_fairy.errors import DeviceError
@@ -213,3 +216,43 @@ def test_the_step_record_names_the_method_and_the_ini_key_reaches_the_driver(
     assert all(s["device_note"] == "" for s in steps if s not in typed)
     assert food.server.system.clipboard == OLD_CLIP
     _untouched_keyboard(food)
+
+
+def test_a_connection_dropped_mid_paste_leaves_no_password_on_the_clipboard(
+    farm: Farm, food: ServedDevice, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real adb connection goes away after the paste, as the clipboard is being put back: the restore
+    never reaches the phone. The driver reconnects and types again, and the clipboard it finds holding the
+    password is emptied over the live connection and read back; the step says what was done."""
+    set_clip = UiautomatorServer.set_clipboard
+    outages: list[threading.Thread] = []
+
+    def outage() -> None:
+        port = farm.drop(food)
+        time.sleep(0.3)
+        farm.restart(food, port)
+
+    def set_clipboard(self: UiautomatorServer, label: str | None, text: str | None) -> None:
+        if text != "hunter2-secret" and self.system.clipboard == "hunter2-secret" and not outages:
+            # The first restore after the paste: the device goes away before it is applied.
+            outages.append(threading.Thread(target=outage))
+            outages[0].start()
+            time.sleep(1.0)  # the connection is closed under this request: it is never answered
+            return
+        set_clip(self, label, text)
+
+    monkeypatch.setattr(UiautomatorServer, "set_clipboard", set_clipboard)  # before its server starts
+    device = farm.driver(food, reconnect=QUICK_RECONNECT)
+    device.launch(FOOD_PACKAGE)
+    _to_search_field(device)
+    try:
+        device.type_text("hunter2-secret")
+    finally:
+        for thread in outages:
+            thread.join()
+    assert outages and device.reconnects >= 1
+    assert food.server.system.clipboard in (None, ""), "the password stays on the phone's clipboard"
+    assert device.take_note() == (
+        "reconnected after 'type 14 characters' failed (3 attempts); typed by clipboard paste, clipboard "
+        "emptied: it held the typed text, left by an attempt that was cut off"
+    )
