@@ -146,6 +146,42 @@ class Node:
             stack.extend(reversed(node.children))
 
 
+def screen_bounds(windows: list[Node]) -> Bounds:
+    """The screen as the union of the window roots (the status bar and nav bar span it on real dumps)."""
+    if not windows:
+        return Bounds(0, 0, 0, 0)
+    return Bounds(
+        min(w.bounds.left for w in windows),
+        min(w.bounds.top for w in windows),
+        max(w.bounds.right for w in windows),
+        max(w.bounds.bottom for w in windows),
+    )
+
+
+# A container this much of its window's area, showing nothing itself, is a layout wrapper: what its window
+# draws is what lies inside it.
+WRAPPER_MIN_AREA = 0.9
+
+
+def drawn_regions(root: Node) -> tuple[Bounds, ...]:
+    """Where a window draws, as far as its dump tells: the bounds of its visible views, except that a
+    wrapper as large as the window (and showing nothing itself) stands for what is inside it. A view's own
+    background is not in a dump; a window's wrappers span it whole even where nothing is drawn (an input
+    method's window reaches up over the app while it draws only a toolbar), so they are looked through."""
+    limit = WRAPPER_MIN_AREA * root.bounds.area
+    regions: list[Bounds] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if not node.visible:
+            continue
+        if node.bounds.area >= limit and not (node.text or node.content_desc or node.interactive):
+            stack.extend(reversed(node.children))
+        else:
+            regions.append(node.bounds)
+    return tuple(regions)
+
+
 # The boolean attributes of a dump node, in the dump's order.
 BOOL_ATTRIBUTES = (
     "checkable",

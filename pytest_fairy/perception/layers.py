@@ -11,12 +11,13 @@ a kind, by area (larger below). Kinds are recognised in this order:
    (crash / ANR), launchers -> LAUNCHER, input methods -> KEYBOARD, `com.android.systemui` -> SYSTEM_UI,
    or SHADE when it covers the screen (the notification shade, control centre, lock screen): a shade is
    modal and marked, the bars are neither.
-3. Of the remaining windows the base one (the app's largest window, else the largest) is APP. A smaller
-   window of another package (a chat head, an edge panel, a floating ball) is DECOR. Every other window is
-   an overlay, named by class / resource-id hints (BottomSheet, PopupWindow, Dialog, parentPanel,
-   alertTitle...) and otherwise by geometry: its panel (the window root itself, or the smaller container
-   inside a full-screen dim root) anchored to the bottom edge is a BOTTOM_SHEET, horizontally centred is
-   a DIALOG, anywhere else (a menu next to its anchor) a POPUP.
+3. Of the remaining windows the base one (the app's largest window, else the largest) is APP, unless alone
+   and a dialog or popup by its own evidence (`_lone_kind`: `uiautomator dump` captures the focused window
+   only). A smaller window of another package (a chat head, an edge panel, a floating ball) is DECOR. Every
+   other window is an overlay, named by class / resource-id hints (BottomSheet, PopupWindow, Dialog,
+   parentPanel, alertTitle...) and otherwise by geometry: its panel (the window root itself, or the smaller
+   container inside a full-screen dim root) anchored to the bottom edge is a BOTTOM_SHEET, horizontally
+   centred is a DIALOG, anywhere else (a menu next to its anchor) a POPUP.
 4. In-window dialogs: apps often draw a dialog inside their own window as a full-screen overlay
    container, placed after the page content (so drawn above it), holding a smaller panel. Such a
    container is split out of the APP layer into its own DIALOG (or BOTTOM_SHEET) layer when there is
@@ -30,8 +31,7 @@ a kind, by area (larger below). Kinds are recognised in this order:
    as tall as it and at least half as wide, is split out as a DRAWER layer. It is modal: the content stays
    in the dump beneath it, but a tap there lands on the drawer's scrim and closes it.
 
-What a layer hides: a modal layer blocks everything below it (taps land on its scrim); any other layer
-hides what lies under its bounds; decor hides nothing.
+A modal layer blocks everything below it (taps land on its scrim); what others hide is `screen.covers`.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pytest_fairy.perception.hierarchy import Bounds, Node
+from pytest_fairy.perception.hierarchy import Bounds, Node, screen_bounds
 from pytest_fairy.perception.packages import (
     IME_HINTS,
     IME_PACKAGES,
@@ -101,13 +101,15 @@ POPUP_HINTS = ("popupwindow", "popupdecorview", "listpopup", "dropdownlistview",
 DIALOG_HINTS = ("alertdialog", "dialog", "parentpanel", "alerttitle")
 SCRIM_NAMES = ("touch_outside", "dimmer", "scrim", "outside", "dim_background", "mask")
 CONTENT_ID = "android:id/content"  # an activity's content frame: a dialog's when its window is small
+# The views of an AlertDialog (framework, AppCompat) and a Material sheet: by short id, buttons by full id.
+DIALOG_IDS = frozenset({"alertTitle", "parentPanel", "buttonPanel", "design_bottom_sheet"})
+DIALOG_BUTTON_IDS = frozenset({"android:id/button1", "android:id/button2", "android:id/button3"})
 HINT_SEARCH_DEPTH = 3
 
 FULL_SCREEN_FRACTION = 0.9  # a root covering this much of the screen is full-screen (a dim root)
 OVERLAY_MIN_COVER = 0.9  # an in-window overlay covers this much of its app window
 PANEL_MAX_FRACTION = 0.7  # a dialog panel is at most this much of its overlay
-# An open navigation drawer: at least this share of its DrawerLayout's width (and narrower than it), and
-# at least `FULL_SCREEN_FRACTION` of its height.
+# An open drawer spans at least this much of its DrawerLayout's width, `FULL_SCREEN_FRACTION` of its height.
 DRAWER_MIN_WIDTH = 0.5
 CENTER_TOLERANCE = 0.08  # |panel centre - screen centre| / screen width for "centred"
 # How close to the bottom edge (as a fraction of the height) a bottom sheet ends: it may stop above a
@@ -132,12 +134,6 @@ class Layer:
     def bounds(self) -> Bounds:
         return self.root.bounds
 
-    @property
-    def cover(self) -> Bounds | None:
-        """What this layer hides of the layers below: its window (drawn opaque, or a scrim that takes the
-        taps), or nothing for decor."""
-        return None if self.kind is LayerKind.DECOR else self.bounds
-
     def nodes(self) -> Iterator[Node]:
         """The nodes of this layer in document order, without the excluded subtrees."""
         skip = {id(node) for node in self.excluded}
@@ -148,18 +144,6 @@ class Layer:
                 continue
             yield node
             stack.extend(reversed(node.children))
-
-
-def screen_bounds(windows: list[Node]) -> Bounds:
-    """The screen as the union of the window roots (the status bar and nav bar span it on real dumps)."""
-    if not windows:
-        return Bounds(0, 0, 0, 0)
-    return Bounds(
-        min(w.bounds.left for w in windows),
-        min(w.bounds.top for w in windows),
-        max(w.bounds.right for w in windows),
-        max(w.bounds.bottom for w in windows),
-    )
 
 
 def _system_kind(root: Node, app_package: str, screen: Bounds) -> LayerKind | None:
@@ -275,6 +259,23 @@ def _overlay_shaped(root: Node, screen: Bounds) -> bool:
     return _hint_kind(root) is not None or find_panel(root) is not None
 
 
+def _lone_kind(root: Node) -> LayerKind | None:
+    """The kind of a dump's only app window when it is no page, else None. Such a dump names no screen; a
+    page's window starts at its corner. Off the corner, the framework's dialog views make a dialog (a sheet
+    by name); off both edges and without a toolbar (a page in a floating window has one), a window filled
+    by a content frame is a `Dialog`'s, one not (list rows may hold their own) a `PopupWindow`'s."""
+    box = root.bounds
+    if box.left <= 0 and box.top <= 0:
+        return None
+    ids = {node.short_id for node in root.iter()} | {node.resource_id for node in root.iter()}
+    if ids & DIALOG_IDS or ids & DIALOG_BUTTON_IDS:
+        return LayerKind.BOTTOM_SHEET if "design_bottom_sheet" in ids else LayerKind.DIALOG
+    if box.left <= 0 or box.top <= 0 or any("toolbar" in i.lower() or i == "action_bar" for i in ids):
+        return None
+    frame = any(n.resource_id == CONTENT_ID and 2 * n.bounds.area >= box.area for n in root.iter())
+    return LayerKind.DIALOG if frame else LayerKind.POPUP
+
+
 def _in_window_overlays(app_root: Node, screen: Bounds) -> list[tuple[Node, LayerKind]]:
     """Full-screen overlay containers drawn inside the app window (module doc, 4)."""
     found: list[tuple[Node, LayerKind]] = []
@@ -386,8 +387,9 @@ def detect_layers(windows: list[Node], app_package: str = "") -> list[Layer]:
                 _fingerprint(r),
             ),
         )
-        overlays = _in_window_overlays(base, screen)
-        layers.append(Layer(LayerKind.APP, base, base.package, tuple(node for node, _ in overlays)))
+        lone = _lone_kind(base) if len(candidates) == 1 else None
+        overlays = _in_window_overlays(base, screen) if lone is None else []
+        layers.append(Layer(lone or LayerKind.APP, base, base.package, tuple(node for node, _ in overlays)))
         layers.extend(Layer(kind, node, node.package or base.package) for node, kind in overlays)
         for root in candidates:
             if root is base:

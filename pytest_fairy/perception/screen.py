@@ -3,8 +3,8 @@
 `build_screen(xml)` is the one entry point. Marks are the elements the explorer may act on; they are
 numbered 1..n, top layer first, then in reading order (top-to-bottom, left-to-right). Elements below a
 modal layer get no mark (a tap there lands on the dialog's scrim), nor do elements hidden under a layer
-drawn above them, nor the keyboard's and system bars' views (the explorer types text and presses keys
-instead); all of them still appear in the text as context.
+drawn above them (`covers`), nor the keyboard's and system bars' views (the explorer types text and
+presses keys instead); all of them still appear in the text as context.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 from pytest_fairy.perception.actionable import actionable
 from pytest_fairy.perception.compress import compress
-from pytest_fairy.perception.hierarchy import Bounds, Node, parse_hierarchy
-from pytest_fairy.perception.layers import Layer, LayerKind, detect_layers, screen_bounds
+from pytest_fairy.perception.hierarchy import Bounds, Node, drawn_regions, parse_hierarchy, screen_bounds
+from pytest_fairy.perception.layers import Layer, LayerKind, detect_layers
 from pytest_fairy.perception.marks import Mark
 from pytest_fairy.perception.reading import reading_order
 from pytest_fairy.perception.refs import make_refs
@@ -26,6 +26,10 @@ from pytest_fairy.perception.refs import make_refs
 
 # Layers whose views are never marked: chrome the explorer drives by keys and typing, not by taps.
 UNMARKED_KINDS = frozenset({LayerKind.KEYBOARD, LayerKind.SYSTEM_UI, LayerKind.DECOR})
+# Overlay windows that hide only what they draw: an input method's window reaches up over the app while it
+# draws its keys, or only a toolbar, and passes taps elsewhere to the app (its touchable region is what
+# it draws); a popup's window is its panel.
+DRAWN_COVER_KINDS = frozenset({LayerKind.KEYBOARD, LayerKind.POPUP})
 # Layers that are not dialogs even when drawn above the app.
 NOT_DIALOG_KINDS = frozenset(
     {LayerKind.APP, LayerKind.SYSTEM_UI, LayerKind.KEYBOARD, LayerKind.LAUNCHER, LayerKind.DECOR}
@@ -84,6 +88,14 @@ def _markable(node: Node) -> bool:
     return actionable(node)
 
 
+def covers(layer: Layer) -> tuple[Bounds, ...]:
+    """What `layer` hides of the layers below: nothing for decor, what it draws for the keyboard and
+    popups (`drawn_regions`), else its whole window (drawn opaque, or a scrim that takes the taps)."""
+    if layer.kind is LayerKind.DECOR:
+        return ()
+    return drawn_regions(layer.root) if layer.kind in DRAWN_COVER_KINDS else (layer.bounds,)
+
+
 def _marks(layers: list[Layer]) -> list[Mark]:
     modal = [i for i, layer in enumerate(layers) if layer.modal]
     lowest = modal[-1] if modal else 0
@@ -92,7 +104,7 @@ def _marks(layers: list[Layer]) -> list[Mark]:
         layer = layers[i]
         if layer.kind in UNMARKED_KINDS:
             continue
-        above = [cover for other in layers[i + 1 :] if (cover := other.cover) is not None]
+        above = [cover for other in layers[i + 1 :] for cover in covers(other)]
         nodes = [
             node
             for node in layer.nodes()

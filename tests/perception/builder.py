@@ -270,10 +270,13 @@ IME_PKG = "com.google.android.inputmethod.latin"
 
 
 def ime_window(top: int = 1500) -> V:
+    """Gboard's shape: window-sized wrappers holding a header strip and the keyboard body under it."""
     keys = [v("Button", (i * 108, top + 200, (i + 1) * 108, top + 330), desc=c, pkg=IME_PKG, clickable=True)
             for i, c in enumerate("qwertyuiop")]
-    return v("FrameLayout", (0, top, W, NAV_TOP), v("FrameLayout", (0, top, W, NAV_TOP), *keys, pkg=IME_PKG),
-             pkg=IME_PKG)
+    header = v("FrameLayout", (0, top, W, top + 130), rid="keyboard_header_view_holder", pkg=IME_PKG)
+    body = v("FrameLayout", (0, top + 130, W, NAV_TOP), *keys, pkg=IME_PKG)
+    holder = v("LinearLayout", (0, top, W, NAV_TOP), header, body, rid="keyboard_holder", pkg=IME_PKG)
+    return v("FrameLayout", (0, top, W, NAV_TOP), holder, pkg=IME_PKG)
 
 
 LAUNCHER_PKG = "com.google.android.apps.nexuslauncher"
