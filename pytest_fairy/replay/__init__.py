@@ -3,6 +3,8 @@
 - recording.py: the recorded decisions of one feature (the documented JSON format)
 - cache.py: the folder of recordings, safe for concurrent writers
 - brain.py: the caching brain (record / cached / strict replay) around a live brain
+- lookup.py: finding a recorded step, by position on the recorded path, else by screen and progress
+- provenance.py: saying when an item replayed decisions another brain or model made
 - regression.py: the baseline diff of each item, reported and usable as a gate
 - settings.py: what --fairy-cache, --fairy-no-cache, --fairy-baseline and --fairy-fail-on-lost-screens set
 """

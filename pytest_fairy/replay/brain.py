@@ -5,17 +5,20 @@ It wraps a live brain (or none, for `--fairy-brain replay`) and keeps one record
 
 - `RECORD`: every call goes to the live brain; the run is recorded (free, deterministic brains such as
   the offline one are always recorded, never replayed: their own memory must see every step).
-- `CACHED`: a call whose step is in the recording - same state, same visit of it, reached by the same
-  action - is answered from it with no LLM call. The first call that is not (the app changed there, or
-  the spec did) switches the rest of the run to the live brain: every later decision was made after a
-  different past, so none of them is trusted. The run is recorded anew, replayed steps included.
-- `STRICT`: replay only; the first miss raises `NoRecordedDecision`, which ends the item inconclusive
-  with "no recorded decision for state X". Nothing is written.
+- `CACHED`: a call whose step is in the recording is answered from it with no LLM call. While the run
+  follows the recording a step is found by position - same state, same visit of it, reached by the same
+  action; a step that is not (the app changed there) goes to the live brain, and from then on steps are
+  found by screen - same state, same content, same progress of the feature (`lookup.py`) - so the run
+  goes back to replaying wherever it reaches a screen the recording knows. The run is recorded anew,
+  replayed steps included. A changed spec (the feature's digest) replays nothing.
+- `STRICT`: replay only, by position; the first miss raises `NoRecordedDecision`, which ends the item
+  inconclusive with "no recorded decision for state X". Nothing is written.
 
 Replayed actions are rebuilt on the current screen from the recorded element ref (or, failing that, a
-label only one mark has); a recorded action whose element is not on screen is a miss, never a tap at
-stale coordinates. Replayed decisions have the origin `Origin.REPLAY` (the step record's `replayed`), and
-their reasoning starts with "replayed:", which the terminal and the Allure step show.
+label only one mark has; off the path, by ref and label both); a recorded action whose element is not on
+screen is a miss, never a tap at stale coordinates. Replayed decisions have the origin `Origin.REPLAY`
+(the step record's `replayed`), and their reasoning starts with "replayed:", which the terminal and the
+Allure step show.
 
 The live brain is shown what it did not decide (`witness_plan` / `witness`, when it has them): the
 replayed plan and every replayed decision, and the explorer's escapes and return steps passed through.
@@ -38,12 +41,10 @@ from enum import StrEnum
 from pytest_fairy.errors import FairyWarning
 from pytest_fairy.explore.action import ActionError, ActionKind
 from pytest_fairy.explore.decisions import (
-    REPLAY_PREFIX,
     Brain,
     Decision,
     Judgement,
     NoRecordedDecision,
-    Origin,
     Plan,
     StepContext,
     Usage,
@@ -54,13 +55,13 @@ from pytest_fairy.explore.state import StateIdentifier
 from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Screen
 from pytest_fairy.replay.cache import CacheError, DecisionCache
+from pytest_fairy.replay.lookup import Progress, RecordedSteps, rebuild
 from pytest_fairy.replay.recording import (
     RecordedAction,
     RecordedDecision,
     RecordedPlan,
     RecordedStep,
     Recording,
-    StepKey,
     story_digest,
     target_digest,
 )
@@ -102,12 +103,19 @@ class CachingBrain:
         self.decided = 0
         # Replayed decisions made by another brain or model than this one, by their maker.
         self.replayed_from: Counter[str] = Counter()
-        # Why the run left the recording ("" while it follows it): for the report and for tests.
+        # Why the run first left the recording ("" while it follows it): for the report and for tests.
         self.divergence = ""
         self._old: Recording | None = None
-        self._index: dict[StepKey, RecordedStep] = {}
+        self._steps = RecordedSteps()
         self._new: Recording | None = None
-        self._live = mode is CacheMode.RECORD
+        # Whether the run follows the recorded path (steps found by position), and whether the recording
+        # must be written anew (something was decided live).
+        self._on_path = True
+        self._changed = mode is CacheMode.RECORD
+        # Whether a step may be found by screen: not when the plan differs from the recorded one (the
+        # recorded decisions work on sub-features this run does not know).
+        self._by_screen = False
+        self._progress = Progress()
         self._visits: Counter[str] = Counter()
         self._step = -1
         self._here: RecordedStep | None = None
@@ -124,10 +132,11 @@ class CachingBrain:
         state = self.identifier.identify(screen)
         old = self._old
         plan: Plan | None = None
-        if not self._live:
+        if self.mode is not CacheMode.RECORD:
             if old is None:
                 self._miss(state.name, f"nothing recorded in {self._where(target)}")
             elif old.target != target_digest(target):
+                self._steps = RecordedSteps()  # not one decision of it was made for this feature
                 self._miss(state.name, "the feature in the spec changed since it was recorded")
             elif old.plan is None or old.plan.state != state.key:
                 started = old.plan.state_name if old.plan else "nothing"
@@ -139,6 +148,11 @@ class CachingBrain:
         if plan is None:
             plan = self._live_brain().plan(target, screen, som_jpeg)
             self.decided += 1
+        recorded = old.plan.plan if old is not None and old.plan is not None else None
+        self._by_screen = recorded is not None and (recorded.root, recorded.sub_features) == (
+            plan.root,
+            plan.sub_features,
+        )
         assert self._new is not None
         self._new.plan = RecordedPlan(state.key, state.name, plan)
         return plan
@@ -146,7 +160,7 @@ class CachingBrain:
     def decide(self, ctx: StepContext) -> Decision:
         here = self._enter(ctx)
         there = self._there
-        if not self._live:
+        if self.mode is not CacheMode.RECORD:
             if there is None or there.decision is None:
                 self._miss(ctx.state.name, self._unknown(ctx))
             else:
@@ -155,16 +169,18 @@ class CachingBrain:
                     here.decision = there.decision
                     self._replayed_step(here, there)
                     self._show_live(ctx, replayed)
+                    self._progress.decided(replayed, ctx.target.feature)
                     return replayed
         decision = self._live_brain().decide(ctx)
         self.decided += 1
         here.decision = _recorded(decision, ctx.screen)
+        self._progress.decided(decision, ctx.target.feature)
         return decision
 
     def judge(self, ctx: StepContext) -> Judgement:
         here = self._enter(ctx)
         there = self._there
-        if not self._live:
+        if self.mode is not CacheMode.RECORD:
             done = len(here.judgements)
             if there is None or done >= len(there.judgements):
                 self._miss(ctx.state.name, self._unknown(ctx, what="judgement"))
@@ -185,7 +201,9 @@ class CachingBrain:
         digest = story_digest(story)
         old = self._old
         try:
-            if not self._live and old is not None and old.summary and old.summary_story == digest:
+            # The very same story: the same summary, whether or not some step was decided live.
+            same = old is not None and bool(old.summary) and old.summary_story == digest
+            if self.mode is not CacheMode.RECORD and same and old is not None:
                 text = old.summary
                 self._count_replay(maker_of(old))
             elif self.inner is None:
@@ -193,7 +211,7 @@ class CachingBrain:
                     f"Replayed run of '{target.feature}' (no summary was recorded for this outcome).\n{story}"
                 )
             else:
-                self._live = True
+                self._changed = True
                 text = self.inner.summarize(target, story)
                 self.decided += 1
             self._new.summary_story, self._new.summary = digest, text
@@ -227,7 +245,8 @@ class CachingBrain:
     def witness(self, ctx: StepContext, decision: Decision) -> None:
         """The explorer's escapes and return steps go to the live brain as they are. They are not recorded:
         the explorer takes them again on replay, and counting them as visits would change the keys of
-        the steps after them."""
+        the steps after them. A return step tells the feature's progress that a sub-feature is done."""
+        self._progress.witnessed(decision)
         self._show_live(ctx, decision)
 
     def _show_live_plan(self, target: Target, plan: Plan) -> None:
@@ -243,8 +262,9 @@ class CachingBrain:
     # -- bookkeeping ----------------------------------------------------------------------------------
 
     def _start(self, target: Target) -> None:
-        self._old, self._index = None, {}
-        self._live = self.mode is CacheMode.RECORD
+        self._old, self._steps = None, RecordedSteps()
+        self._on_path, self._changed, self._by_screen = True, self.mode is CacheMode.RECORD, False
+        self._progress = Progress()
         self._visits.clear()
         self._step, self._here, self._there = -1, None, None
         self.divergence = ""
@@ -256,7 +276,7 @@ class CachingBrain:
             model=self.model,
             recorded=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         )
-        if not self._live:
+        if self.mode is not CacheMode.RECORD:
             try:
                 self._old = self.cache.load(self.spec, target.feature)
             except CacheError as exc:
@@ -264,7 +284,7 @@ class CachingBrain:
                     raise NoRecordedDecision(f"cannot replay '{target.feature}': {exc}") from exc
                 warnings.warn(CacheWarning(f"decision cache not used: {exc}"), stacklevel=2)
         if self._old is not None:
-            self._index = self._old.index()
+            self._steps = RecordedSteps(self._old)
 
     def _enter(self, ctx: StepContext) -> RecordedStep:
         """The recorded step of `ctx` (created on its first call), and the old one it may replay."""
@@ -274,10 +294,27 @@ class CachingBrain:
             visit = self._visits[key]
             self._visits[key] += 1
             self._step = ctx.step
-            self._here = RecordedStep(key, visit, ctx.last_key, ctx.state.name, ctx.screen.title, ctx.step)
+            self._progress.saw(ctx.unmet_oracles, ctx.oracles_met)
+            self._here = RecordedStep(
+                key, visit, ctx.last_key, ctx.state.name, ctx.screen.title, ctx.step,
+                content=ctx.state.content_hash, progress=self._progress.digest(),
+            )  # fmt: skip
             self._new.steps.append(self._here)
-            self._there = self._index.get(self._here.key)
+            self._there = self._find(self._here)
         return self._here
+
+    def _find(self, here: RecordedStep) -> RecordedStep | None:
+        """The recorded step `here` may replay: by position while the run follows the recording; once it
+        has left it (a miss, or a position the recording does not have), by screen (`lookup`). Strict
+        replay finds by position only: its first miss ends the item anyway."""
+        if self.mode is CacheMode.RECORD:
+            return None
+        there = self._steps.at(here.key) if self._on_path else None
+        if there is None and self.mode is CacheMode.CACHED:
+            self._on_path = False
+            if self._by_screen:
+                there = self._steps.like(here.key, here.content, here.progress)
+        return there
 
     def _replayed_step(self, here: RecordedStep, there: RecordedStep) -> None:
         """A decision or judgement of `there` replayed at `here`: who made it goes with it."""
@@ -292,39 +329,29 @@ class CachingBrain:
             self.replayed_from[maker] += 1
 
     def _replay(self, recorded: RecordedDecision, ctx: StepContext) -> Decision | None:
-        action = None
-        if recorded.withheld:
-            self._miss(
-                ctx.state.name,
-                "the text typed into a password field is not kept (a password the app needs belongs in the "
-                "spec's login, as a secret: `${NAME}`)",
-            )
+        """`recorded` on the current screen; None (a miss) when it does not fit it. Off the path the element
+        must keep its recorded ref and label both."""
+        chars = None if self._on_path else self.identifier.long_text_chars
+        rebuilt = rebuild(recorded, ctx.screen, identity_chars=chars)
+        if isinstance(rebuilt, str):
+            self._miss(ctx.state.name, rebuilt)
             return None
-        if recorded.action is not None:
-            action = recorded.action.resolve(ctx.screen)
-            if action is None:
-                what = recorded.action.ref or recorded.action.kind
-                self._miss(ctx.state.name, f"the recorded element {what} ('{recorded.action.label}') is gone")
-                return None
-        return Decision(
-            action,
-            f"{REPLAY_PREFIX}: {recorded.reasoning}",
-            recorded.expected,
-            recorded.sub_feature,
-            recorded.assessment,
-            origin=Origin.REPLAY,
-        )
+        return rebuilt
 
     def _miss(self, state_name: str, why: str) -> None:
-        """Leave the recording: strict replay ends here; cached replay decides live from now on."""
+        """Leave the recorded path: strict replay ends here; cached replay decides this call live, finds
+        the next steps by screen, and records the run anew."""
         message = f"no recorded decision for state {state_name}: {why}"
         if self.mode is CacheMode.STRICT:
             raise NoRecordedDecision(message)
-        log.info("leaving the recording of %s: %s", self.spec, message)
-        self.divergence = message
-        self._live = True
+        log.info("deciding live in %s: %s", self.spec, message)
+        self.divergence = self.divergence or message
+        self._on_path = False
+        self._changed = True
 
     def _unknown(self, ctx: StepContext, what: str = "decision") -> str:
+        if not self._on_path:
+            return f"no {what} recorded for this screen with the feature as far as it is now"
         after = f"after '{ctx.last_key}'" if ctx.last_key else "at the start"
         visit = self._here.visit + 1 if self._here else 1
         return f"no {what} recorded for visit {visit} of this state {after}"
@@ -339,7 +366,7 @@ class CachingBrain:
     def _save(self) -> None:
         # A run that replayed everything leaves the file as it was (a committed cache stays clean); one
         # that could not even plan (the LLM was down) has nothing worth replacing it with.
-        if self.mode is CacheMode.STRICT or not self._live or self._new is None or self._new.plan is None:
+        if self.mode is CacheMode.STRICT or not self._changed or self._new is None or self._new.plan is None:
             return
         try:
             self.cache.save(self._new)

@@ -10,14 +10,17 @@ One recording per (spec, feature), stored as one indented JSON document (see doc
                              or model made than its own
     plan                     {state, state_name, root, sub_features, steps}: the plan made on the first
                              screen, which replays only when the run starts on the same state
-    steps                    [{state, visit, after, state_name, title, step, decision, judgements}], and
-                             `by` on a step replayed from another maker's recording: who made it
+    steps                    [{state, visit, after, state_name, title, step, decision, judgements,
+                             content, progress}], and `by` on a step replayed from another maker's
+                             recording: who made it
     summary                  {story, text}: replayed only for the very same story
 
-A step is found by its `StepKey`: the state's key (activity + structure + dialog hashes), how many
-times that state was seen before in the run (`visit`), and the stable key of the action that led to it
-(`after`, "" at the start). Actions are kept by element ref and label; the mark number is only a hint,
-because numbers move whenever anything on the screen does.
+While a run follows its recording, a step is found by its `StepKey`: the state's key (activity +
+structure + dialog hashes), how many times that state was seen before in the run (`visit`), and the
+stable key of the action that led to it (`after`, "" at the start). Once the run has left it, by its
+screen: the state's key, the screen's `content` hash and the feature's `progress` (`replay/lookup.py`).
+Both are optional: steps recorded without them replay on the path only. Actions are kept by element ref
+and label; the mark number is only a hint, because numbers move whenever anything on the screen does.
 """
 
 from __future__ import annotations
@@ -122,6 +125,10 @@ class RecordedStep:
     judgements: list[Judgement] = field(default_factory=list)
     # Who made this step's decisions when not the recording's brain / model ("": the recording's).
     by: str = ""
+    # The screen's content hash and a digest of the feature's progress when the step was taken: what
+    # finds the step once a run has left the recorded path ("": not recorded, the path only).
+    content: str = ""
+    progress: str = ""
 
     @property
     def key(self) -> StepKey:
@@ -147,9 +154,6 @@ class Recording:
     steps: list[RecordedStep] = field(default_factory=list)
     summary_story: str = ""
     summary: str = ""
-
-    def index(self) -> dict[StepKey, RecordedStep]:
-        return {step.key: step for step in self.steps}
 
     # -- JSON --------------------------------------------------------------------------------------
 
@@ -236,7 +240,8 @@ def _step_to_dict(step: RecordedStep) -> dict[str, Any]:
         "decision": decision,
         "judgements": [asdict(j) for j in step.judgements],
     }
-    return kept | ({"by": step.by} if step.by else {})
+    optional = {"by": step.by, "content": step.content, "progress": step.progress}
+    return kept | {name: value for name, value in optional.items() if value}
 
 
 def _step_from_dict(raw: dict[str, Any]) -> RecordedStep:
@@ -249,10 +254,16 @@ def _step_from_dict(raw: dict[str, Any]) -> RecordedStep:
             Assessment(**d.get("assessment", {})),
         )  # fmt: skip
     judgements = [
-        Judgement(j["complete"], j["reason"], tuple(Finding(**f) for f in j.get("findings", ())))
+        Judgement(
+            j["complete"],
+            j["reason"],
+            tuple(Finding(**f) for f in j.get("findings", ())),
+            bool(j.get("phase_complete", False)),
+        )
         for j in raw.get("judgements", ())
     ]
     return RecordedStep(
         raw["state"], int(raw["visit"]), raw["after"], raw.get("state_name", ""), raw.get("title", ""),
         int(raw.get("step", 0)), decision, judgements, str(raw.get("by", "")),
+        str(raw.get("content", "")), str(raw.get("progress", "")),
     )  # fmt: skip

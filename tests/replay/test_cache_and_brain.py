@@ -199,7 +199,7 @@ def explore(app: Path, brain: CachingBrain) -> tuple[Verdict, list[bool]]:
     return result.verdict, replayed
 
 
-def test_cached_mode_replays_what_is_unchanged_and_decides_from_the_first_change_on(tmp_path: Path) -> None:
+def test_cached_mode_replays_what_is_unchanged_and_decides_the_changed_screens(tmp_path: Path) -> None:
     cache = DecisionCache(tmp_path / "cache")
     changed_app = tmp_path / "changed.yaml"
     changed_app.write_text(FOOD_APP.read_text(encoding="utf-8").replace(DIALOG_HEAD, DIALOG_HEAD + NOTICE),
@@ -217,11 +217,12 @@ def test_cached_mode_replays_what_is_unchanged_and_decides_from_the_first_change
     assert explore(FOOD_APP, brain) == (Verdict.PASSED, [True] * 3)
     assert rerun.calls == [] and brain.usage().calls == 0 and brain.replayed == 6
 
-    # The script of a brain that starts at the dialog: the tap on 麦乐送 is replayed, not asked for.
+    # The script of a brain that starts at the dialog: the tap on 麦乐送 is replayed, not asked for; the
+    # two dialog screens changed and are decided; the judge on the unchanged delivery page is replayed.
     fresh = Counting(SCRIPT[1:])
     brain = CachingBrain(fresh, cache, "s.yaml", CacheMode.CACHED)
     assert explore(changed_app, brain) == (Verdict.PASSED, [True, False, False])
-    assert fresh.calls == ["decide 2", "decide 3", "judge 4", "summarize"]
+    assert fresh.calls == ["decide 2", "decide 3", "summarize"]
     assert "no recorded decision for state state_productmdslist_" in brain.divergence
     stored = json.loads(cache.path_for("s.yaml", "delivery time").read_text(encoding="utf-8"))
     assert [s["step"] for s in stored["steps"]] == [1, 2, 3, 4]

@@ -1,5 +1,6 @@
 """Record a Claude-brain run through the real SDK and a local Messages server, then rerun it: unchanged
-screens cost no request; a changed screen is decided anew from there on; the diff names that screen."""
+screens cost no request; changed screens are decided anew, the unchanged ones after them replayed; the
+diff names the changed screens."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def claude_env(monkeypatch: pytest.MonkeyPatch, api: FakeMessagesAPI) -> None:
     monkeypatch.setenv("ANTHROPIC_BASE_URL", api.url)
 
 
-def test_unchanged_rerun_makes_no_request_and_a_changed_screen_is_decided_from_there_on(
+def test_unchanged_rerun_makes_no_request_and_only_the_changed_screens_are_decided_anew(
     project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with FakeMessagesAPI(responder=delivery_time_model) as api:
@@ -67,9 +68,10 @@ def test_unchanged_rerun_makes_no_request_and_a_changed_screen_is_decided_from_t
     )
     assert "tokens" not in replay.stdout.str().split("fairy exploration summary")[1]
 
-    # The dialog changed: home and the plan are replayed; the two dialog steps and what follows are not.
+    # The dialog changed: home and the plan are replayed, the two dialog steps are not; the judge on the
+    # unchanged delivery page is replayed again. The summary's story names the changed screens.
     changed.assert_outcomes(passed=1)
-    assert stages(redecided) == ["next_action", "next_action", "judge", "summarize"]
+    assert stages(redecided) == ["next_action", "next_action", "summarize"]
     assert DIALOG_TITLE in screen_text(redecided[0]) and "高峰时段送达可能延迟" in screen_text(redecided[0])
     changed.stdout.fnmatch_lines(["    step 1: tap [[]*[]] 麦乐送 -> *  [[]replayed[]]"])
     changed.stdout.no_fnmatch_line("    step 2: * [[]replayed[]]")
