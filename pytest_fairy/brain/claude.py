@@ -14,6 +14,9 @@ foreseeable stretch - the options of a group, a tour of list rows (open, back, n
 has walked before - costs one call instead of one per action. `queue_stats` says how many were taken
 and why the others were dropped.
 
+The judge may be another model than the one that decides the steps (`ClaudeSettings.judge_model`): its
+requests are shaped for that model and each call is priced by the model it went to.
+
 Steps the brain does not decide - the explorer's loop-guard escapes and return steps, decisions the
 caching brain replays - are shown to it through `witness` / `witness_plan` (the optional `Witness`
 methods of the brain seam): its run memory covers every step, with no call for those.
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pytest_fairy.brain.answers import AnswerError, read_judgement, read_plan, read_step, read_summary
@@ -79,6 +82,8 @@ class ClaudeBrain:
             base_url=base_url,
             client=client,
         )
+        judge = s.judge_settings()
+        self._judge_api = self._api if judge is s else self._api.for_model(judge)
         # Said in the cost figures when the cached prefix is too short for the model to cache it.
         self.prompt_cache = PromptCache.for_settings(s)
         self._ledger = Ledger(s.model, s.prices, cache_ttl=s.cache_ttl, note=self.prompt_cache.note())
@@ -123,7 +128,8 @@ class ClaudeBrain:
 
     def judge(self, ctx: StepContext) -> Judgement:
         self._memory.observe(ctx)
-        return self._ask(Stage.JUDGE, self._messages.judge(ctx, self._memory), read_judgement)
+        content = self._messages.judge(ctx, self._memory)
+        return self._ask(Stage.JUDGE, content, read_judgement, api=self._judge_api)
 
     # -- what was decided elsewhere (the optional `Witness` methods): remembered, no call ----------------
 
@@ -147,17 +153,32 @@ class ClaudeBrain:
     def usage(self) -> Usage:
         return self._ledger.usage()
 
+    def usage_by_model(self) -> Mapping[str, Usage]:
+        """`usage` split by the model each call went to (the step model's and the judge's)."""
+        return self._ledger.by_model()
+
     # -- one stage: call, account, read, correct once -------------------------------------------------
 
-    def _ask(self, stage: Stage, content: list[Block], read: Callable[[Any], T], *, max_tokens: int = 0) -> T:
+    def _ask(
+        self,
+        stage: Stage,
+        content: list[Block],
+        read: Callable[[Any], T],
+        *,
+        max_tokens: int = 0,
+        api: ClaudeApi | None = None,
+    ) -> T:
+        """One stage's answer from `api` (the step model's unless given: the judge's has its own)."""
         s = self.settings
+        api = api or self._api
+        model = api.settings.model
         limit = max_tokens or s.max_tokens
         attempt_content = content
         for attempt in range(CORRECTIVE_RETRIES + 1):
-            message = self._create(stage, attempt_content, limit)
-            self._account(stage, message)
+            message = api.create(stage, attempt_content, limit)
+            self._account(stage, message, model)
             try:
-                return read(self._tool_input(stage, message))
+                return read(self._tool_input(stage, message, model))
             except _Truncated:
                 problem = f"the answer was cut off at max_tokens={limit}"
                 correction = render("truncated", tool=stage.value, max_tokens=limit)
@@ -170,17 +191,17 @@ class ClaudeBrain:
             log.info("claude %s: unusable answer (attempt %d): %s", stage, attempt + 1, problem)
             attempt_content = [*content, {"type": "text", "text": correction}]
         raise BrainError(
-            f"Claude ({s.model}) gave no usable `{stage}` answer after {CORRECTIVE_RETRIES} corrective "
+            f"Claude ({model}) gave no usable `{stage}` answer after {CORRECTIVE_RETRIES} corrective "
             f"retry: {self._api.scrub(problem)}"
         )
 
-    def _tool_input(self, stage: Stage, message: Any) -> Any:
+    def _tool_input(self, stage: Stage, message: Any, model: str) -> Any:
         if message.stop_reason == "max_tokens":
             raise _Truncated()
         if message.stop_reason == "refusal":
             # The model declined on its own policy grounds: asking again with a correction will not help.
             said = self._api.scrub(_quoted(message))
-            raise BrainError(f"Claude ({self.settings.model}) refused the `{stage}` request: {said}")
+            raise BrainError(f"Claude ({model}) refused the `{stage}` request: {said}")
         calls = [b for b in message.content if getattr(b, "type", "") == "tool_use"]
         if not calls:
             raise AnswerError(
@@ -192,11 +213,7 @@ class ClaudeBrain:
             raise AnswerError(f"you called `{call.name}`, but this step needs the `{stage}` tool")
         return call.input
 
-    def _create(self, stage: Stage, content: list[Block], max_tokens: int) -> Any:
-        """One request: its shape, its transport and its failures are the API's (`ClaudeApi`)."""
-        return self._api.create(stage, content, max_tokens)
-
-    def _account(self, stage: Stage, message: Any) -> None:
+    def _account(self, stage: Stage, message: Any, model: str) -> None:
         u = message.usage
         tokens = CallTokens(
             input_tokens=u.input_tokens,
@@ -204,10 +221,11 @@ class ClaudeBrain:
             cache_write_tokens=u.cache_creation_input_tokens or 0,
             cache_read_tokens=u.cache_read_input_tokens or 0,
         )
-        cost = self._ledger.add(tokens)
+        cost = self._ledger.add(tokens, model)
         log.debug(
-            "claude %s: in %d, cache write %d, cache read %d, out %d tokens, $%.5f",
+            "claude %s (%s): in %d, cache write %d, cache read %d, out %d tokens, $%.5f",
             stage,
+            model,
             tokens.input_tokens,
             tokens.cache_write_tokens,
             tokens.cache_read_tokens,

@@ -132,6 +132,7 @@ class ClaudeApi:
         self._key = _Secret(key)
         self.base_url = base_url or os.environ.get(BASE_URL_ENV) or None
         self._client = client
+        self._client_of: Callable[[], anthropic.Anthropic] | None = None
         self.model = model_info(settings.model)
         self.shape = RequestShape.of(self.model, settings.effort, thinking_tokens=settings.thinking_tokens)
         # The same objects on every call: the cached prefix never changes.
@@ -140,6 +141,20 @@ class ClaudeApi:
 
     def __repr__(self) -> str:
         return f"ClaudeApi(model={self.settings.model!r}, base_url={self.base_url!r})"
+
+    def for_model(self, settings: ClaudeSettings) -> ClaudeApi:
+        """The same API (key, base URL, SDK client, system and tools) for another model's requests, shaped
+        as `settings.model`'s row says: the judge's, when another model judges."""
+        other = ClaudeApi(
+            settings,
+            system=self.system,
+            tools=self.tools,
+            api_key=self._key.reveal(),
+            base_url=self.base_url,
+            client=self._client,
+        )
+        other._client_of = self.client  # one SDK client, made at the first call of either
+        return other
 
     def scrub(self, text: str) -> str:
         """`text` with the API key starred out."""
@@ -194,6 +209,8 @@ class ClaudeApi:
 
     def client(self) -> anthropic.Anthropic:
         """The SDK client, made at the first call (importing the SDK takes seconds)."""
+        if self._client is None and self._client_of is not None:
+            self._client = self._client_of()
         if self._client is None:
             self._client = make_client(self.settings, api_key=self._key.reveal(), base_url=self.base_url)
         return self._client

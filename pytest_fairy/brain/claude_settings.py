@@ -1,10 +1,11 @@
-"""The Claude brain's settings: the model, its limits, timeouts and retries, what the context may hold,
-the price table, the prompt cache's lifetime and how many follow-ups an answer may queue."""
+"""The Claude brain's settings: the model (and the judge's, when another one judges), its limits, timeouts
+and retries, what the context may hold, the price table, the prompt cache's lifetime and how many
+follow-ups an answer may queue."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pytest_fairy.brain.limits import ContextLimits
 from pytest_fairy.brain.models import DEFAULT_MODEL, Price, model_info
@@ -42,6 +43,9 @@ class ClaudeSettings:
     thinking_tokens: int = 4096
     # How many follow-up actions one `next_action` answer may queue (0 = a call for every action).
     max_queued_actions: int = DEFAULT_MAX_FOLLOW_UPS
+    # The model that judges whether the feature is done (None: `model`), e.g. a stronger judge beside a
+    # cheaper step model. Its requests are shaped and priced as its own row of the model table says.
+    judge_model: str | None = None
 
     def __post_init__(self) -> None:
         if self.cache_ttl not in ("5m", "1h"):
@@ -56,6 +60,14 @@ class ClaudeSettings:
         for name in ("max_retries", "max_queued_actions", "thinking_tokens"):
             if getattr(self, name) < 0:
                 raise ValueError(f"ClaudeSettings.{name} must be >= 0, got {getattr(self, name)}")
+
+    def judge_settings(self) -> ClaudeSettings:
+        """The settings of the judge's requests: these, for the judge model. The effort goes with them where
+        the judge model takes it; one that takes none is asked without (its header line says so)."""
+        if self.judge_model is None or self.judge_model == self.model:
+            return self
+        effort = self.effort if self.effort in model_info(self.judge_model).efforts else None
+        return replace(self, model=self.judge_model, judge_model=None, effort=effort)
 
     def context_limits(self) -> ContextLimits:
         return ContextLimits(

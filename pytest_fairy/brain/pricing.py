@@ -5,6 +5,9 @@ lifetimes are priced differently), cache reads and output. A model is found by i
 id plus a dated snapshot suffix (`claude-haiku-4-5-20251001` is priced as `claude-haiku-4-5`); a model
 with no price is counted at zero cost with one warning per model and process, never a crash, so a new
 model works before this table knows it. Pass your own table through `ClaudeSettings.prices`.
+
+One brain may call two models (a step model and a judge model): each call is priced by its own model,
+and the `Usage` sums them; `Ledger.by_model` keeps each model's share apart.
 """
 
 from __future__ import annotations
@@ -65,7 +68,8 @@ class CallTokens:
 
 
 class Ledger:
-    """The running account of one brain: every call's tokens and cost, summed into a `Usage`."""
+    """The running account of one brain: every call's tokens and cost, summed into a `Usage`. A call is
+    priced by the model it went to (`add(..., model=...)`; the ledger's own `model` by default)."""
 
     def __init__(
         self,
@@ -77,34 +81,47 @@ class Ledger:
     ) -> None:
         self.model = model
         self.cache_ttl = cache_ttl
-        self._price = price_for(model, prices)
+        self._prices = prices
         self._usage = Usage(note=note)
+        self._by_model: dict[str, Usage] = {}
         self._lock = threading.Lock()
 
     @property
     def priced(self) -> bool:
-        return self._price is not None
+        return price_for(self.model, self._prices) is not None
 
-    def add(self, tokens: CallTokens) -> float:
-        """Account one call; returns its cost in USD (0 for a model with no price, with one warning)."""
-        if self._price is None:
-            _warn_once(self.model)
-        cost = tokens.cost(self._price, cache_ttl=self.cache_ttl)
+    def add(self, tokens: CallTokens, model: str | None = None) -> float:
+        """Account one call to `model` (None: the ledger's); returns its cost in USD (0 for a model with
+        no price, with one warning)."""
+        model = model or self.model
+        price = price_for(model, self._prices)
+        if price is None:
+            _warn_once(model)
+        cost = tokens.cost(price, cache_ttl=self.cache_ttl)
         with self._lock:
-            u = self._usage
-            self._usage = Usage(
-                calls=u.calls + 1,
-                input_tokens=u.input_tokens + tokens.input_tokens,
-                cache_write_tokens=u.cache_write_tokens + tokens.cache_write_tokens,
-                cache_read_tokens=u.cache_read_tokens + tokens.cache_read_tokens,
-                output_tokens=u.output_tokens + tokens.output_tokens,
-                cost_usd=u.cost_usd + cost,
-                note=u.note,
-            )
+            self._usage = _plus(self._usage, tokens, cost)
+            self._by_model[model] = _plus(self._by_model.get(model, Usage()), tokens, cost)
         return cost
 
     def usage(self) -> Usage:
         return self._usage
+
+    def by_model(self) -> Mapping[str, Usage]:
+        """Each model's calls, tokens and cost, by model id."""
+        with self._lock:
+            return dict(self._by_model)
+
+
+def _plus(usage: Usage, tokens: CallTokens, cost: float) -> Usage:
+    return Usage(
+        calls=usage.calls + 1,
+        input_tokens=usage.input_tokens + tokens.input_tokens,
+        cache_write_tokens=usage.cache_write_tokens + tokens.cache_write_tokens,
+        cache_read_tokens=usage.cache_read_tokens + tokens.cache_read_tokens,
+        output_tokens=usage.output_tokens + tokens.output_tokens,
+        cost_usd=usage.cost_usd + cost,
+        note=usage.note,
+    )
 
 
 def _warn_once(model: str) -> None:

@@ -27,6 +27,7 @@ import pytest
 
 from pytest_fairy.devices.claim import DeviceClaim
 from pytest_fairy.devices.protocol import Device, DeviceLost
+from pytest_fairy.devices.providers import FarmBookings, is_farm
 from pytest_fairy.devices.settings import VIRTUAL, DeviceSettings, is_virtual
 from pytest_fairy.errors import DeviceError
 
@@ -73,6 +74,32 @@ class DevicePool:
         # Real devices that stopped answering, and why: later items ask them again (`_answers_again`).
         self._silent: dict[str, DeviceNotAnswering] = {}
         self._abandoned: dict[str, DeviceLease] = {}  # the leases left on the devices in `_silent`
+        # Phones booked from farms (`stf+http://...` devices): none until `use_farms`.
+        self.farms = FarmBookings([])
+
+    # ---- farms: their entries of --fairy-device become the serials of booked phones ------------------
+
+    def use_farms(self, farms: FarmBookings) -> None:
+        self.farms = farms
+
+    def book_farms(self) -> None:
+        """This process's phones from the farms, waiting up to `device_wait` for each; released by close()."""
+        self.farms.book(self.config.device_wait)
+
+    def _serials(self, order: list[str]) -> list[str]:
+        """`order` with each farm entry as the serial booked for it. A farm that got no phone is left out,
+        and is what the item says when nothing else is left."""
+        serials: list[str] = []
+        failures: list[DeviceError] = []
+        for device in order:
+            booked = self.farms.serial_of(device) if is_farm(device) else device
+            if isinstance(booked, DeviceError):
+                failures.append(booked)
+            else:
+                serials.append(booked)
+        if not serials and failures:
+            raise failures[0]
+        return serials
 
     # ---- session start ---------------------------------------------------------------------------
 
@@ -81,6 +108,8 @@ class DevicePool:
         from pytest_fairy.devices.diagnostics import DeviceUnusable, diagnose
 
         for serial in self.config.real_devices:
+            if is_farm(serial):  # booked later, by the process that runs items
+                continue
             claim = self._claim(serial)
             try:
                 # The adb checks first: they connect a network serial, which its lease needs.
@@ -106,7 +135,7 @@ class DevicePool:
         `app_model` is the item's virtual app (None: its spec names none); `serial` pins the device
         (matrix mode), otherwise the worker's preferred device or any free one is taken.
         """
-        order = [serial] if serial else self._preference()
+        order = self._serials([serial] if serial else self._preference())
         virtual = [d for d in order if is_virtual(d) and self._app_model(d, app_model) is not None]
         real = [d for d in order if not is_virtual(d)]
         if virtual and (is_virtual(order[0]) or not real):
@@ -130,9 +159,13 @@ class DevicePool:
         return claim.lease.lost if claim is not None and claim.lease is not None else ""
 
     def close(self) -> None:
-        for device in self._real.values():
-            _close(device)
-        self._real.clear()
+        """At session end, after Ctrl-C / SIGTERM too: connections closed, then farm phones given back."""
+        try:
+            for device in self._real.values():
+                _close(device)
+            self._real.clear()
+        finally:
+            self.farms.release()
 
     # ---- plumbing --------------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
+    from pytest_fairy.devices.providers import DeviceProvider, FarmEntry
     from pytest_fairy.explore.action import Action
     from pytest_fairy.explore.decisions import Brain
     from pytest_fairy.explore.oracles import Finding, Observation
@@ -52,3 +53,11 @@ def pytest_fairy_check(item: pytest.Item, observation: Observation) -> list[Find
 def pytest_fairy_step_attachments(item: pytest.Item, record: StepRecord) -> list[Attachment] | None:
     """Extra attachments for the Allure step of `record` (with --alluredir): a list of
     `pytest_fairy.report.allure.Attachment(name, body, mime)`."""
+
+
+@pytest.hookspec(firstresult=True)
+def pytest_fairy_device_provider(config: pytest.Config, url: FarmEntry) -> DeviceProvider | None:
+    """Return the provider that books phones for a farm entry of --fairy-device (`url.provider` is the part
+    before `+`: `myfarm` in `myfarm+https://farm:8000?sdk>=30`; `url.address`, `url.requirements`), or None
+    to leave it to another plugin or to pytest_fairy's own (`stf`). See
+    `pytest_fairy.devices.providers.DeviceProvider`."""

@@ -20,6 +20,7 @@ from pytest_fairy.explore.verdict import distrust_if_shared
 from pytest_fairy.plugin.outcomes import AppDefect, Inconclusive, conclude
 from pytest_fairy.plugin.project_hooks import with_project_hooks
 from pytest_fairy.plugin.run import RUN_KEY
+from pytest_fairy.plugin.session_budget import BudgetedBrain, ledger_of, refuse_when_spent
 from pytest_fairy.replay.regression import review
 from pytest_fairy.spec.loader import load_spec
 from pytest_fairy.spec.model import Feature, OracleKind, Spec, SpecError
@@ -171,6 +172,11 @@ def matrix(features: Sequence[Feature], devices: Sequence[str]) -> Iterator[tupl
 class FeatureItem(pytest.Function):
     """A feature of a spec, run as a pytest function so fixtures, -k, -m and xdist work as usual."""
 
+    def setup(self) -> None:
+        # Before the fixtures: an item the session's cost budget cannot pay for claims no device.
+        refuse_when_spent(self.config)
+        super().setup()
+
     def reportinfo(self) -> tuple[Path, int, str]:
         _, feature = self.stash[FEATURE_KEY]
         return self.path, feature.line - 1, f"feature: {feature.name}"
@@ -194,6 +200,10 @@ def explore_feature(fairy_explorer: Explorer, request: pytest.FixtureRequest) ->
     run = config.stash[RUN_KEY]
     spec, feature = item.stash[FEATURE_KEY]
     target = target_of(spec, feature, max_steps=run.fairy.max_steps)
+    ledger = ledger_of(config)
+    budgeted = None if ledger is None else BudgetedBrain(fairy_explorer.brain, ledger, item.nodeid)
+    if budgeted is not None:  # --fairy-max-cost: no call once the session's budget is spent
+        fairy_explorer.brain = budgeted
     try:
         result = fairy_explorer.explore(target, with_project_hooks(mission_of(spec, feature), item))
     except Interrupted as stop:  # Ctrl-C or SIGTERM: this item is reported inconclusive, then the run stops
@@ -208,6 +218,9 @@ def explore_feature(fairy_explorer: Explorer, request: pytest.FixtureRequest) ->
             f"pytest_fairy failed on this item ({type(exc).__name__}: {exc}): a bug of the tool, not of the "
             "app; the steps so far are in its artifacts, the traceback in the log"
         ) from exc
+    finally:
+        if budgeted is not None:  # a call that failed after it was paid for counts too
+            budgeted.post()
     result = distrust_if_shared(result, run.pool.lease_lost(fairy_explorer.device))
     folder = run.store.item(item.nodeid).folder  # the item's artifacts
     result = review(  # the build-to-build diff against --fairy-baseline, which may fail the item

@@ -9,9 +9,8 @@ same table (a test keeps the two in step).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from difflib import get_close_matches
 from typing import Any
 
 import pytest
@@ -24,10 +23,20 @@ from pytest_fairy.devices.settings import (
     VIRTUAL,
 )
 from pytest_fairy.devices.settle import DEFAULT_SETTLE_CAP, DEFAULT_SETTLE_FLOOR
-from pytest_fairy.errors import UsageError
 from pytest_fairy.explore.explorer import DEFAULT_LLM_LONG_EDGE, MIN_LLM_LONG_EDGE
 from pytest_fairy.explore.families import FAMILY_LIMIT
 from pytest_fairy.explore.state import StateIdentifier
+from pytest_fairy.plugin.option_parsers import (
+    Parse,
+    Refused,
+    adb_server,
+    choice,
+    dollars,
+    seconds,
+    serial,
+    text,
+    whole,
+)
 from pytest_fairy.report.policy import ArtifactPolicy
 
 BRAINS = ("offline", "claude", "replay")
@@ -39,14 +48,6 @@ DEFAULT_PROGRESS_SECONDS = 5.0
 # Replays of an app defect's way before the item fails on it.
 DEFAULT_CONFIRM = 1
 GROUP = ("fairy", "pytest_fairy: LLM-driven GUI exploration")
-
-
-class Refused(UsageError):
-    """A value a setting does not take; the text says what it expects (`a whole number, at least 1`).
-    `read_values` words it with the flag or ini key, as pytest's own usage error."""
-
-
-Parse = Callable[[str], Any]
 
 
 @dataclass(frozen=True)
@@ -66,77 +67,14 @@ class Setting:
     ini_key: bool = True
 
 
-def text(raw: str) -> str:
-    return raw.strip()
-
-
-def whole(least: int, unit: str = "", why: str = "") -> Parse:
-    """A whole number of at least `least` (`unit`: what it counts; `why`: why no fewer)."""
-
-    def parse(raw: str) -> int:
-        counted = f" {unit}" if unit else ""
-        bound = "0 or more" if least == 0 else f"at least {least}{counted}"
-        wanted = f"a whole number, {bound}" + (f" ({why})" if why else "")
-        try:
-            value = int(raw.strip())
-        except ValueError:
-            raise Refused(wanted) from None
-        if value < least:
-            raise Refused(wanted)
-        return value
-
-    return parse
-
-
-def seconds(*, above_zero: bool = False) -> Parse:
-    """Seconds: 0 or more, or more than 0."""
-
-    def parse(raw: str) -> float:
-        wanted = "seconds, more than 0" if above_zero else "seconds, 0 or more"
-        try:
-            value = float(raw.strip())
-        except ValueError:
-            raise Refused(wanted) from None
-        if value < 0 or (above_zero and value == 0) or value != value:
-            raise Refused(wanted)
-        return value
-
-    return parse
-
-
-def choice(*choices: str) -> Parse:
-    def parse(raw: str) -> str:
-        if raw.strip() not in choices:
-            raise Refused(f"one of {', '.join(choices)}")
-        return raw.strip()
-
-    return parse
-
-
-def serial(raw: str) -> str:
-    if not raw.strip() or any(c.isspace() for c in raw):
-        raise Refused("an adb serial or 'virtual'")
-    word = raw.split(":", 1)[0]
-    if word != VIRTUAL and get_close_matches(word.lower(), [VIRTUAL], cutoff=0.7):
-        # No adb serial reads like a misspelt `virtual`: a typo, not a phone to look for.
-        raise Refused(f"an adb serial or 'virtual' (did you mean {raw.replace(word, VIRTUAL, 1)}?)")
-    return raw
-
-
-def adb_server(raw: str) -> str:
-    host, _, port = raw.strip().rpartition(":")
-    if not (host and port.isdigit() and 0 < int(port) < 65536):
-        raise Refused("the HOST:PORT of an adb server")
-    return raw.strip()
-
-
 _IDENTIFIER = StateIdentifier()
 
 SETTINGS: tuple[Setting, ...] = (
     Setting(
         "fairy_device",
-        "device to explore on, repeatable: an adb serial (emulator-5554, 127.0.0.1:5555) or "
-        "'virtual' / 'virtual:APP.yaml' for the built-in virtual device (default: virtual)",
+        "device to explore on, repeatable: an adb serial (emulator-5554, 127.0.0.1:5555), "
+        "'virtual' / 'virtual:APP.yaml' for the built-in virtual device (default: virtual), or a phone "
+        "booked from a farm: stf+https://HOST:PORT?abi=arm64-v8a&sdk>=30 (token in STF_TOKEN)",
         serial, (VIRTUAL,), flag="--fairy-device", metavar="SERIAL", many=True,
     ),
     Setting(
@@ -152,6 +90,10 @@ SETTINGS: tuple[Setting, ...] = (
         text, flag="--fairy-model", metavar="MODEL",
     ),
     Setting(
+        "fairy_judge_model", "Claude model that judges whether the feature is done and works (default: "
+        "the --fairy-model)", text, flag="--fairy-judge-model", metavar="MODEL",
+    ),
+    Setting(
         "fairy_effort",
         f"how hard the model thinks on each call: {', '.join(EFFORTS)} (default: medium on models that "
         "think; older models take none)",
@@ -161,6 +103,10 @@ SETTINGS: tuple[Setting, ...] = (
         "fairy_max_steps",
         "cap every feature at N exploration steps (overrides the specs' max_steps)",
         whole(1), flag="--fairy-max-steps", metavar="N",
+    ),
+    Setting(
+        "fairy_max_cost", "US dollars the session's LLM calls may cost (xdist workers included), e.g. 2.50; "
+        "then the items left end inconclusive", dollars, flag="--fairy-max-cost", metavar="DOLLARS",
     ),
     Setting(
         "fairy_retries",

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from pytest_fairy.brain.claude_settings import ClaudeSettings
-from pytest_fairy.brain.models import DEFAULT_MODEL, EFFORTS, model_info, retired
+from pytest_fairy.brain.models import DEFAULT_MODEL, EFFORTS, model_info, request_line, retired
 from pytest_fairy.devices.settings import DeviceSettings
 from pytest_fairy.devices.settle import SettleLimits
 from pytest_fairy.explore.explorer import ExplorerSettings
@@ -33,9 +33,13 @@ class FairyConfig:
     brain: str = "offline"
     brain_reason: str = "no ANTHROPIC_API_KEY set"
     model: str | None = None
+    # The model that judges whether the feature is done (None: `model`).
+    judge_model: str | None = None
     # output_config.effort for models that take one (None: pytest_fairy's default; see brain/models.py).
     effort: str | None = None
     max_steps: int | None = None
+    # US dollars the whole session's LLM calls may cost, xdist workers included (plugin/session_budget.py).
+    max_cost: float | None = None
     # Follow-ups one LLM answer may queue (None: the brain's default; 0: a call for every action).
     max_queued_actions: int | None = None
     artifacts: Path = Path(".fairy")
@@ -58,10 +62,17 @@ class FairyConfig:
             model=self.model or DEFAULT_MODEL,
             effort=self.effort,
             image_long_edge=self.explorer.llm_long_edge,
+            judge_model=self.judge_model,
         )
         if self.max_queued_actions is not None:
             settings = replace(settings, max_queued_actions=self.max_queued_actions)
         return settings
+
+    def judge_line(self) -> str:
+        """`judge claude-opus-5-5 (effort medium, ...)` for the header when another model judges, else ""."""
+        if self.brain != "claude" or not self.judge_model or self.judge_model == self.model:
+            return ""
+        return f"judge {request_line(self.judge_model, self.claude_settings().judge_settings().effort)}"
 
     @property
     def devices(self) -> tuple[str, ...]:
@@ -86,6 +97,9 @@ def read_config(config: pytest.Config) -> FairyConfig:
         model = DEFAULT_MODEL
     if model is not None and (gone := retired(model)) is not None:
         raise pytest.UsageError(f"--fairy-model {gone}")
+    judge_model = value["fairy_judge_model"] or None
+    if judge_model is not None and (gone := retired(judge_model)) is not None:
+        raise pytest.UsageError(f"--fairy-judge-model {gone}")
     identifier = StateIdentifier(
         long_text_chars=value["fairy_state_long_text_chars"],
         list_rows_kept=value["fairy_state_list_rows_kept"],
@@ -96,8 +110,10 @@ def read_config(config: pytest.Config) -> FairyConfig:
         brain=brain,
         brain_reason=reason,
         model=model,
+        judge_model=judge_model,
         effort=_effort(value["fairy_effort"], model),
         max_steps=value["fairy_max_steps"],
+        max_cost=value["fairy_max_cost"],
         max_queued_actions=value["fairy_max_queued_actions"],
         artifacts=artifacts,
         artifacts_policy=ArtifactPolicy(value["fairy_artifacts_policy"]),

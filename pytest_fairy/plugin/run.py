@@ -17,6 +17,7 @@ import pytest
 from pytest_fairy.brain.models import request_line
 from pytest_fairy.brain.prompt_cache import PromptCache
 from pytest_fairy.devices.pool import DevicePool
+from pytest_fairy.devices.providers import DeviceProvider, FarmBookings, FarmEntry, is_farm
 from pytest_fairy.devices.simulator import LazySimulator
 from pytest_fairy.errors import ArtifactError, UsageError
 from pytest_fairy.plugin.options import FairyConfig, read_config
@@ -63,6 +64,7 @@ class FairyRun:
             session=session_id,
             say=WaitingLine(config),
         )
+        pool.use_farms(farm_bookings(config, fairy, pool))
         return cls(fairy, SessionStore(fairy.artifacts, session_id), simulator, pool)
 
     def collects(self, path: Path) -> bool:
@@ -71,8 +73,12 @@ class FairyRun:
 
     def header(self) -> str:
         fairy = self.fairy
+        devices = fairy.device.device_line()
+        for device in fairy.devices:
+            if is_farm(device):
+                devices = devices.replace(device, self.pool.farms.describe(device))
         return (
-            f"fairy: device {fairy.device.device_line()}; brain {fairy.brain} ({fairy.brain_reason}); "
+            f"fairy: device {devices}; brain {fairy.brain} ({fairy.brain_reason}); "
             f"model {self._model_line()}; artifacts {self.store.folder}"
         )
 
@@ -81,17 +87,27 @@ class FairyRun:
         if fairy.brain != "claude" or not fairy.model:
             return fairy.model or "-"
         cache = PromptCache.for_settings(fairy.claude_settings()).note()
-        return request_line(fairy.model, fairy.effort) + (f"; {cache}" if cache else "")
+        extras = [extra for extra in (cache, fairy.judge_line()) if extra]
+        return "; ".join([request_line(fairy.model, fairy.effort), *extras])
 
     def check_devices(self, config: pytest.Config) -> None:
         """Real devices are checked once, by the controller, before any item: a usage error says what to
-        do. The controller also prunes the session store to the newest `fairy_keep_sessions`."""
+        do. The controller also prunes the session store to the newest `fairy_keep_sessions`. Phones from
+        farms are booked by each process that runs items, after the controller saw the farm take the token."""
         is_worker = hasattr(config, "workerinput")
-        if is_worker or config.option.collectonly:
+        if config.option.collectonly:
             return
-        self.store.prune(self.fairy.keep_sessions, spare=self.fairy.replay.baseline)
-        if self.fairy.real_devices:
-            self.pool.diagnose()
+        try:
+            if not is_worker:
+                self.store.prune(self.fairy.keep_sessions, spare=self.fairy.replay.baseline)
+                self.pool.farms.check()  # a token the farm refuses: exit 4 here, not in every worker
+                if self.fairy.real_devices:
+                    self.pool.diagnose()
+            # Phones from farms are booked by the process that runs items: each xdist worker its own.
+            if is_worker or not config.pluginmanager.has_plugin("dsession"):
+                self.pool.book_farms()
+        except UsageError as exc:
+            raise pytest.UsageError(str(exc)) from None
 
     def auto_workers(self) -> int | None:
         """`-n auto`: a worker per real device (None: xdist's own count)."""
@@ -137,3 +153,28 @@ def check_virtual_models(fairy: FairyConfig, simulator: LazySimulator, rootpath:
         except UsageError as exc:
             problems = [line.strip() for line in str(exc).splitlines()[1:] if line.strip()] or [str(exc)]
             raise pytest.UsageError("\n".join(f"--fairy-device {device}: {p}" for p in problems)) from None
+
+
+def farm_bookings(config: pytest.Config, fairy: FairyConfig, pool: DevicePool) -> FarmBookings:
+    """The farm entries of --fairy-device, each with its provider: a plugin's (`pytest_fairy_device_provider`)
+    or pytest_fairy's own; nothing is booked yet. A farm nobody provides for is a usage error."""
+    if not any(is_farm(device) for device in fairy.devices):
+        return FarmBookings([])
+
+    def provider_for(entry: FarmEntry) -> DeviceProvider:
+        chosen = config.hook.pytest_fairy_device_provider(config=config, url=entry)
+        if chosen is not None:
+            return chosen  # type: ignore[no-any-return]
+        if entry.provider == "stf":
+            from pytest_fairy.devices.stf import StfProvider
+
+            return StfProvider.from_env(entry, pool.adb)
+        raise UsageError(
+            f"--fairy-device {entry.text}: no device provider for '{entry.provider}' (pytest_fairy has "
+            "stf; a plugin adds others with the pytest_fairy_device_provider hook)"
+        )
+
+    try:
+        return FarmBookings.of(fairy.devices, provider_for)
+    except UsageError as exc:
+        raise pytest.UsageError(str(exc)) from None

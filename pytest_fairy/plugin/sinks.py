@@ -14,7 +14,7 @@ from pytest_fairy.explore.guard import VerdictKind
 from pytest_fairy.explore.record import Exploration, StepRecord, StepSink
 from pytest_fairy.explore.target import Target
 from pytest_fairy.plugin.items import FEATURE_KEY
-from pytest_fairy.plugin.outcomes import SUMMARY_PROPERTY
+from pytest_fairy.plugin.outcomes import COST_PROPERTY, SUMMARY_PROPERTY
 from pytest_fairy.plugin.progress import ProgressSink
 from pytest_fairy.plugin.run import RUN_KEY
 from pytest_fairy.plugin.xdist_workers import WORKER_LINES_KEY
@@ -111,18 +111,29 @@ class TerminalSink:
 
 
 def write_summary(terminalreporter: Any) -> None:
-    """The fairy exploration summary: a line per explored item, where the artifacts are, and the
-    build-to-build diff against --fairy-baseline."""
+    """The fairy exploration summary: a line per explored item, where the artifacts are, what the
+    session's LLM calls cost (against --fairy-max-cost), and the build-to-build diff against
+    --fairy-baseline."""
     lines = []
+    cost, paid = 0.0, set()
     for reports in terminalreporter.stats.values():
         for report in reports:
             for name, value in getattr(report, "user_properties", ()):
                 if name == SUMMARY_PROPERTY and report.when == "call":
                     lines.append(f"{report.nodeid}: {value}")
+                elif name == COST_PROPERTY and report.when == "call":  # from every worker's reports
+                    cost += float(value)
+                    paid.add(report.nodeid)
+    run = terminalreporter.config.stash[RUN_KEY]
     if lines:
         terminalreporter.write_sep("-", "fairy exploration summary")
         for line in sorted(lines):
             terminalreporter.write_line(line)
-        store = terminalreporter.config.stash[RUN_KEY].store
-        terminalreporter.write_line(f"steps, screenshots and feature trees: {store.folder}")
+        terminalreporter.write_line(f"steps, screenshots and feature trees: {run.store.folder}")
+    if paid:
+        items = f"{len(paid)} item" + ("" if len(paid) == 1 else "s")
+        budget = run.fairy.max_cost
+        terminalreporter.write_line(
+            f"session cost: ${cost:.4f} ({items})" + (f", budget ${budget:.2f}" if budget is not None else "")
+        )
     write_diff_summary(terminalreporter)

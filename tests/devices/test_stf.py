@@ -1,0 +1,276 @@
+"""Phones booked from an STF farm (`--fairy-device stf+http://...`), against STF's API document.
+
+The farm is `StfStandIn` (tests/devices/stf_standin.py): every request is checked against STF's swagger
+document, bookings follow STF's rules, and `remoteConnect` puts a virtual phone behind a proxy that the
+real `adb connect` reaches, through the private adb server of these tests.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from device_helpers import FOOD_APP, Farm
+from stf_standin import OTHER_TOKEN, TOKEN, USER, StfStandIn
+
+from pytest_fairy.devices.providers import (
+    FarmBookings,
+    NoFarmDevice,
+    Requirement,
+    Requirements,
+    is_farm,
+    parse_farm,
+)
+from pytest_fairy.devices.stf import StfProvider
+from pytest_fairy.errors import UsageError
+from tests.verdicts import verdict_counts
+
+pytestmark = pytest.mark.wire
+
+REPO = Path(__file__).resolve().parents[2]
+ADB_KEY = "QAAAAFakeKeyForTheStandIn= ci@runner"
+ITEM_ACTIONS = {"dump", "screenshot", "tap", "long_tap", "swipe", "type_text", "press", "launch", "stop"}
+SPAN_CONFTEST = """
+import json, os
+import pytest
+
+@pytest.fixture
+def fairy_device(fairy_device):
+    yield fairy_device
+    line = {"serial": fairy_device.serial, "worker": os.environ.get("PYTEST_XDIST_WORKER", "")}
+    with open(os.environ["FAIRY_SPANS"], "a", encoding="utf-8") as out:
+        out.write(json.dumps(line) + "\\n")
+"""
+
+
+@pytest.fixture
+def stf() -> Iterator[StfStandIn]:
+    standin = StfStandIn()
+    try:
+        yield standin
+    finally:
+        standin.stop()
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester, lock_dir: Path, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """The food suite, one second to find a phone, and the adb key where adb keeps it ($HOME/.android)."""
+    shutil.copytree(REPO / "example_suites" / "food", pytester.path / "food")
+    pytester.makeini(
+        f"[pytest]\nfairy_artifacts = .fairy\nfairy_lock_dir = {lock_dir}\nfairy_device_wait = 1\n"
+        "filterwarnings = ignore::pytest.PytestAssertRewriteWarning\n"
+    )
+    monkeypatch.setenv("HOME", str(pytester.path))
+    (pytester.path / ".android").mkdir()
+    (pytester.path / ".android" / "adbkey.pub").write_text(ADB_KEY + "\n", encoding="utf-8")
+    monkeypatch.setenv("STF_TOKEN", TOKEN)
+    return pytester
+
+
+def farm_args(farm: Farm, stf: StfStandIn, requirements: str = "sdk>=30") -> list[str]:
+    return [f"--fairy-adb={farm.address}", f"--fairy-device=stf+{stf.url}?{requirements}"]
+
+
+def calls(stf: StfStandIn) -> list[str]:
+    return [f"{r.method} {r.path} {r.status}" for r in stf.requests]
+
+
+def adb_lists(farm: Farm, serial: str) -> bool:
+    return any(d.serial == serial for d in farm.adb.client.list())
+
+
+# ---- whole runs ---------------------------------------------------------------------------------------
+
+
+def test_a_run_books_a_phone_that_meets_the_requirements_and_gives_it_back(
+    project: pytest.Pytester, farm: Farm, stf: StfStandIn
+) -> None:
+    old = stf.add_phone("stf-old", FOOD_APP, sdk=28)
+    new = stf.add_phone("stf-new", FOOD_APP, sdk=34)
+    result = project.runpytest("food", "-k", "pickup", *farm_args(farm, stf))
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"fairy: device STF at {stf.url} (sdk>=30; a phone booked per worker) (adb server {farm.address}); *"
+        ]
+    )
+    assert stf.violations == []
+    assert stf.booked() == {}  # given back
+    assert stf.adb_keys == {USER: [ADB_KEY]}  # the key adb authenticates with, sent before connecting
+    booked = [r for r in stf.requests if (r.method, r.path) == ("POST", "/api/v1/user/devices")]
+    assert [r.body for r in booked] == [{"serial": "stf-new", "timeout": 300_000}]  # with STF's expiry
+    flow = [c for c in calls(stf) if not c.startswith("GET /api/v1/devices")]
+    assert flow == [
+        "GET /api/v1/user 200",
+        "POST /api/v1/user/adbPublicKeys 200",
+        "POST /api/v1/user/devices 200",
+        "POST /api/v1/user/devices/stf-new/remoteConnect 200",
+        "DELETE /api/v1/user/devices/stf-new/remoteConnect 200",
+        "DELETE /api/v1/user/devices/stf-new 200",
+    ]
+    assert any(e.action in ITEM_ACTIONS for e in new.device.action_log)
+    assert not any(e.action in ITEM_ACTIONS for e in old.device.action_log)
+    assert new.relay is None and not [d for d in farm.adb.client.list() if d.serial.startswith("127.0.0.1:")
+                                      and d.state != "device"]  # fmt: skip
+
+
+def test_two_workers_book_a_phone_each_and_never_share_one(
+    project: pytest.Pytester, farm: Farm, stf: StfStandIn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    phones = [stf.add_phone(f"stf-{n}", FOOD_APP) for n in range(3)]
+    project.makeconftest(SPAN_CONFTEST)
+    spans_file = tmp_path / "spans.jsonl"
+    monkeypatch.setenv("FAIRY_SPANS", str(spans_file))
+    result = project.runpytest_subprocess("food", "-p", "xdist", "-n", "2", *farm_args(farm, stf))
+    result.assert_outcomes(passed=4)
+    assert stf.violations == []
+    assert stf.booked() == {}
+    taken = [r.body["serial"] for r in stf.requests if r.path == "/api/v1/user/devices" and r.status == 200]
+    assert len(taken) == len(set(taken)) == 2  # one per worker
+    spans = [json.loads(line) for line in spans_file.read_text().splitlines()]
+    workers_of = {s["serial"]: {t["worker"] for t in spans if t["serial"] == s["serial"]} for s in spans}
+    assert all(len(workers) == 1 for workers in workers_of.values()), workers_of
+    untouched = [p for p in phones if p.serial not in taken]
+    assert len(untouched) == 1 and not any(e.action in ITEM_ACTIONS for e in untouched[0].device.action_log)
+
+
+def test_a_token_stf_refuses_is_a_usage_error_in_one_line(
+    project: pytest.Pytester, farm: Farm, stf: StfStandIn, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stf.add_phone("stf-1", FOOD_APP)
+    monkeypatch.setenv("STF_TOKEN", "expired-token")
+    result = project.runpytest("food", *farm_args(farm, stf))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert [line for line in result.stderr.lines if line.strip()] == [
+        f"ERROR: --fairy-device stf+{stf.url}?sdk>=30: STF at {stf.url} refused STF_TOKEN (401 Bad Credentials): "
+        "create an access token in STF (Settings > Keys > Access Tokens) and set it"
+    ]
+    assert calls(stf) == ["GET /api/v1/user 401"] and stf.violations == []
+
+
+def test_a_missing_token_is_a_usage_error_naming_the_variable(
+    project: pytest.Pytester, farm: Farm, stf: StfStandIn, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("STF_TOKEN")
+    result = project.runpytest("food", *farm_args(farm, stf))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [f"ERROR: --fairy-device stf+{stf.url}?sdk>=30: set STF_TOKEN to an STF access *"]
+    )
+    assert stf.requests == []
+
+
+def test_no_free_matching_phone_ends_the_items_inconclusive_naming_the_farm_and_requirements(
+    project: pytest.Pytester, farm: Farm, stf: StfStandIn
+) -> None:
+    stf.add_phone("stf-old", FOOD_APP, sdk=28)
+    stf.add_phone("stf-taken", FOOD_APP, sdk=34)
+    stf.book_as("someone.else@example.org", "stf-taken")
+    result = project.runpytest("food", "-k", "pickup or time", *farm_args(farm, stf))
+    assert verdict_counts(result) == {"passed": 0, "failed": 0, "inconclusive": 2}
+    result.stdout.fnmatch_lines(
+        [
+            f"INCONCLUSIVE food/test_food.yaml::* - no device for this item: farm stf+{stf.url}?sdk>=30: no free "
+            "phone with sdk>=30: none within 1 s (2 phones listed, 1 matching, 1 of them in use or not ready)"
+        ]
+    )
+    assert stf.booked() == {"stf-taken": "someone.else@example.org"}  # another user's booking left alone
+    assert stf.violations == []
+
+
+def test_an_interrupted_run_gives_its_phone_back(
+    project: pytest.Pytester, farm: Farm, stf: StfStandIn
+) -> None:
+    stf.add_phone("stf-1", FOOD_APP)
+    project.makeconftest(
+        "import pytest\n\n@pytest.hookimpl(tryfirst=True)\ndef pytest_runtest_call(item):\n"
+        "    raise KeyboardInterrupt\n"
+    )
+    result = project.runpytest_subprocess("food", "-k", "pickup", *farm_args(farm, stf))
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert stf.booked() == {}
+    assert "DELETE /api/v1/user/devices/stf-1 200" in calls(stf)
+
+
+# ---- the provider on its own ----------------------------------------------------------------------------
+
+
+def provider(farm: Farm, stf: StfStandIn, token: str = TOKEN, **limits: float) -> StfProvider:
+    entry = parse_farm(f"stf+{stf.url}?sdk>=30")
+    return StfProvider(entry, token, farm.address, **limits)  # type: ignore[arg-type]
+
+
+def test_a_booking_left_by_a_killed_runner_expires(farm: Farm, stf: StfStandIn) -> None:
+    stf.add_phone("stf-1", FOOD_APP)
+    killed = provider(farm, stf, booking_seconds=1.0)
+    serial = killed.book(Requirements(), timeout=1)
+    assert stf.booked() == {"stf-1": USER}
+    farm.adb.run("disconnect", serial)  # the runner is gone: no more adb traffic
+    other = provider(farm, stf, token=OTHER_TOKEN, poll_seconds=0.2)
+    again = other.book(Requirements(), timeout=10)  # free once the booking ran out
+    try:
+        assert stf.booked() == {"stf-1": "someone.else@example.org"}
+    finally:
+        other.release(again)
+    assert stf.violations == []
+
+
+def test_keep_alive_keeps_an_idle_booking(farm: Farm, stf: StfStandIn) -> None:
+    stf.add_phone("stf-1", FOOD_APP)
+    bookings = FarmBookings.of((f"stf+{stf.url}",), lambda entry: provider(farm, stf, booking_seconds=1.0))
+    bookings.keep_alive_seconds = 0.2
+    bookings.book(wait=1)
+    try:
+        time.sleep(2.5)  # idle but for the keep-alive, more than twice the expiry
+        assert stf.booked() == {"stf-1": USER}
+    finally:
+        bookings.release()
+    assert stf.booked() == {}
+
+
+def test_a_phone_someone_else_booked_meanwhile_is_refused_and_the_next_one_taken(
+    farm: Farm, stf: StfStandIn
+) -> None:
+    stf.add_phone("stf-1", FOOD_APP)
+    stf.add_phone("stf-2", FOOD_APP)
+    mine = provider(farm, stf)
+    assert mine._take("stf-1") is True  # free: booked
+    assert mine._take("stf-1") is False  # STF says 403: already controlled
+    other = provider(farm, stf, token=OTHER_TOKEN)
+    with pytest.raises(NoFarmDevice, match="none within 0 s"):
+        other.book(Requirements((Requirement("serial", "=", "stf-1"),)), timeout=0)
+
+
+# ---- farm entries ---------------------------------------------------------------------------------------
+
+
+def test_a_farm_entry_reads_its_provider_address_and_requirements() -> None:
+    entry = parse_farm("stf+https://stf.example.org:7100/?abi=arm64-v8a&sdk>=30")
+    assert (entry.provider, entry.address) == ("stf", "https://stf.example.org:7100")
+    assert entry.requirements.terms == (Requirement("abi", "=", "arm64-v8a"), Requirement("sdk", ">=", "30"))
+    assert entry.requirements.met_by({"abi": "arm64-v8a", "sdk": "34"})
+    assert not entry.requirements.met_by({"abi": "arm64-v8a", "sdk": "29"})
+    assert not entry.requirements.met_by({"abi": "x86_64", "sdk": "34"})
+    assert is_farm("stf+http://farm:7100") and not is_farm("127.0.0.1:5555") and not is_farm("virtual")
+    for bad in (
+        "stf+http://farm?sdk>=thirty",
+        "stf+http://farm?token=abc",
+        "stf+http://me:pw@farm",
+        "stf+http://farm?sdk",
+    ):
+        with pytest.raises(UsageError):
+            parse_farm(bad)
+    with pytest.raises(
+        UsageError, match=r"^--fairy-device stf\+http://farm\?sdk>=x: expected a number after >="
+    ):
+        FarmBookings.of(("stf+http://farm?sdk>=x",), lambda entry: pytest.fail("a provider for a bad entry"))
+
+
+def test_an_unknown_requirement_is_refused_by_stf(farm: Farm, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STF_TOKEN", TOKEN)
+    with pytest.raises(UsageError, match="STF phones have no colour"):
+        StfProvider.from_env(parse_farm("stf+http://farm:7100?colour=red"), farm.address)
