@@ -330,9 +330,10 @@ def _names(text: str, label: str) -> bool:
 
 
 def _undoes(mark: Mark, chosen: set[int]) -> bool:
-    """Tapping a checked radio does nothing; tapping a sibling of a goal-named choice undoes it."""
+    """Tapping a checked radio does nothing; tapping a sibling of a goal-named choice undoes it. A radio
+    row (a row marked for the RadioButton it holds: perception's one mark per control) is a radio too."""
     node = mark.node
-    if not node.checkable or "Radio" not in node.class_name:
+    if not node.checkable or not any("Radio" in view.class_name for view in node.iter()):
         return False
     return node.checked or id(node.parent) in chosen
 

@@ -17,7 +17,7 @@ from pytest_fairy.perception.actionable import actionable
 from pytest_fairy.perception.compress import compress
 from pytest_fairy.perception.hierarchy import Bounds, Node, drawn_regions, parse_hierarchy, screen_bounds
 from pytest_fairy.perception.layers import Layer, LayerKind, detect_layers
-from pytest_fairy.perception.marks import Mark
+from pytest_fairy.perception.marks import Mark, one_mark_per_control
 from pytest_fairy.perception.reading import reading_order
 from pytest_fairy.perception.refs import make_refs
 
@@ -105,11 +105,12 @@ def _marks(layers: list[Layer]) -> list[Mark]:
         if layer.kind in UNMARKED_KINDS:
             continue
         above = [cover for other in layers[i + 1 :] for cover in covers(other)]
-        nodes = [
+        reached = [
             node
             for node in layer.nodes()
             if _markable(node) and not any(b.contains(*node.bounds.center) for b in above)
         ]
+        nodes = one_mark_per_control(layer, reached)
         chosen.extend((layer, node) for node in reading_order(nodes))
     refs = make_refs([node for _, node in chosen])
     return [

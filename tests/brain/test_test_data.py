@@ -14,6 +14,7 @@ from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Mark
 from tests.claude import synthetic
 from tests.perception.builder import v
+from tests.perception.real_screens.corpus import screen_of as screen_of_dump
 from tests.screens import button, screen_of
 
 
@@ -138,3 +139,15 @@ def test_a_feature_that_asks_for_a_refusal_has_the_refusing_choice_tried_first()
     assert first("Tap Scan and deny the camera: the app explains why").startswith("unexplored element 'Don't allow'")
     assert first("点「扫一扫」，拒绝相机权限").startswith("unexplored element 'Don't allow'")
     assert first("Tap Scan and take a photo").startswith("unexplored element 'Allow'")
+
+
+def test_a_checked_radio_row_is_not_tapped_again() -> None:
+    """A radio row is one mark for the row and its RadioButton (perception's one mark per control): the
+    checked one, like a checked RadioButton, does nothing when tapped, and is no candidate."""
+    screen = screen_of_dump("android_phone__preferred_network_type.xml")
+    ctx = replace(synthetic.context(1, screen=screen), target=target())
+    offered = {c.ref for c in find_candidates(ctx, Focus.of(ctx.target), {}, {})}
+    radios = [m for m in screen.marks if m.node.checkable]
+    assert radios and all(m.node.short_class == "LinearLayout" for m in radios)
+    assert {m.ref for m in radios if not m.node.checked} <= offered
+    assert not {m.ref for m in radios if m.node.checked} & offered

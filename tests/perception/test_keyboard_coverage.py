@@ -14,6 +14,7 @@ import pytest
 from pytest_fairy.perception.actionable import actionable
 from pytest_fairy.perception.hierarchy import Bounds
 from pytest_fairy.perception.layers import LayerKind as K
+from pytest_fairy.perception.marks import one_mark_per_control
 from pytest_fairy.perception.screen import Screen, build_screen
 
 from .builder import IME_PKG, NAV_TOP, V, W, dump, menu_window, nav_bar, status_bar, v
@@ -33,14 +34,16 @@ def screen_of(name: str) -> Screen:
 
 
 def app_views_under(screen: Screen, box: Bounds) -> list[tuple[str, bool]]:
-    """The app's actionable views whose centre lies in `box`, each with whether it has a mark."""
+    """The app's controls (actionable views that are a control of their own: `one_mark_per_control`)
+    whose centre lies in `box`, each with whether it has a mark."""
     layer = screen.app_layer
     assert layer is not None
     marked = {id(mark.node) for mark in screen.marks}
+    controls = {id(n) for n in one_mark_per_control(layer, [n for n in layer.nodes() if actionable(n)])}
     return [
         (f"{node.short_id or node.short_class} {node.bounds}", id(node) in marked)
         for node in layer.nodes()
-        if actionable(node) and box.contains(*node.bounds.center)
+        if id(node) in controls and box.contains(*node.bounds.center)
     ]
 
 
