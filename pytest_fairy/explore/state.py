@@ -7,7 +7,10 @@ rows of lists beyond their shape). The *dialog* hash covers the dialog-like laye
 popups, bottom sheets, permission and system dialogs) in the same way, so "menu page" and "menu page +
 delivery-time dialog" are two states. The *content* hash covers what changes without changing the
 screen: checked / selected / enabled, typed values and the visible (normalised) text, so toggling a radio
-inside the dialog is "same state, content changed". Keyboard, system-bar and decor layers count for nothing.
+inside the dialog is "same state, content changed". Keyboard, system-bar (the status bar with its clock,
+battery and notification icons) and decor layers count for nothing. The lock screen counts as itself
+only: one mark in the dialog hash whatever its clock, date and notifications say, so a phone that locks
+is one state however long it stays locked.
 
 Lists: the children of a scrollable container are reduced to the set of their repeated shapes (no text,
 no count; a header or footer that scrolls in and out does not count), so scrolling and list length make
@@ -46,6 +49,12 @@ DIALOG_KINDS = frozenset(
     }
 )
 NAME_HASH_CHARS = 8
+SYSTEMUI_PACKAGE = "com.android.systemui"
+# The lock screen, by the window in front (`...KeyguardActivity`) or by its views (AOSP `keyguard_*`,
+# `lock_icon`, the PIN `bouncer`; vendors' `com.oplus.keyguard.clock` views live in systemui's window).
+KEYGUARD_WINDOW = re.compile(r"keyguard|lock", re.IGNORECASE)
+KEYGUARD_VIEW = re.compile(r"keyguard|lockscreen|lock_screen|lock_icon|bouncer", re.IGNORECASE)
+KEYGUARD_SIGNATURE = "keyguard"
 _SEP = "\x1f"
 
 
@@ -123,6 +132,9 @@ class StateIdentifier:
         for layer in layers:
             if layer.kind in IGNORED_KINDS:
                 continue
+            if is_keyguard(layer, activity=activity, package=package):
+                dialogs.append(KEYGUARD_SIGNATURE)
+                continue
             walk = _Walk(self, {id(n) for n in layer.excluded})
             signature = f"{layer.kind.value}:{layer.package}:{walk.structure(layer.root)}"
             (dialogs if layer.kind in DIALOG_KINDS else pages).append(signature)
@@ -142,6 +154,16 @@ class StateIdentifier:
 
 
 _DEFAULT = StateIdentifier()
+
+
+def is_keyguard(layer: Layer, *, activity: str = "", package: str = "") -> bool:
+    """Whether `layer` is the lock screen: system UI covering the screen, in front as a keyguard window
+    or showing keyguard views."""
+    if layer.package != SYSTEMUI_PACKAGE or layer.kind is not LayerKind.SHADE:
+        return False
+    if package == SYSTEMUI_PACKAGE and KEYGUARD_WINDOW.search(activity):
+        return True
+    return any(KEYGUARD_VIEW.search(node.resource_id) for node in layer.nodes())
 
 
 def identify(screen: Screen, identifier: StateIdentifier = _DEFAULT) -> StateId:

@@ -60,7 +60,7 @@ def test_a_virtual_device_with_a_model_that_does_not_load_is_a_usage_error(
 @pytest.mark.parametrize(
     ("args", "ini", "message"),
     [
-        (["--fairy-device", " "], "", "--fairy-device ' ': expected an adb serial or 'virtual'"),
+        (["--fairy-device", " "], "", "--fairy-device ' ': expected an adb serial, 'virtual' or a farm"),
         (["--fairy-device", "emulator 5554"], "", "--fairy-device 'emulator 5554': expected an adb serial"),
         (["--fairy-adb", "localhost"], "", "--fairy-adb localhost: expected the HOST:PORT of an adb server"),
         (["--fairy-adb", "host:99999"], "", "--fairy-adb host:99999: expected the HOST:PORT"),
