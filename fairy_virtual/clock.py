@@ -53,6 +53,11 @@ class ManualClock:
     def advance(self, seconds: float) -> None:
         self._elapsed += max(0.0, seconds)
 
+    def jump(self, seconds: float) -> None:
+        """Set the wall clock forward or back by `seconds` (by hand, by the network, a time zone), as a
+        phone's clock can be; its monotonic clock, as a phone's, does not move."""
+        self._start += timedelta(seconds=seconds)
+
 
 class DeviceClock:
     """The phone's own time: the clock it was given, plus the time its calls took on the phone.

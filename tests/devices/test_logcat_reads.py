@@ -4,12 +4,17 @@ last clear (what the crash and ANR oracles scan)."""
 
 from __future__ import annotations
 
+from datetime import datetime
+from pathlib import Path
+
 import pytest
-from device_helpers import FOOD_PACKAGE
+from device_helpers import FOOD_PACKAGE, Farm
 from wire.wire_helpers import ServedDevice
 
+from fairy_virtual.clock import ManualClock
 from pytest_fairy.devices.driver import U2Device
 from pytest_fairy.devices.logcat import TAIL_LINES, LogcatReader
+from pytest_fairy.perception.perceive import perceive
 
 A1 = "11-24 05:00:00.001  100  100 I Tag: one"
 A2 = "11-24 05:00:00.001  100  100 I Tag: two (same millisecond)"
@@ -99,3 +104,38 @@ def test_the_driver_reads_only_new_lines_yet_returns_the_items_whole_log(
     assert len(reads[1][1].splitlines()) <= TAIL_LINES  # the newest lines, never the whole buffer
     driver.clear_logcat()
     assert driver.logcat() == food.device.logcat()
+
+
+CRASHING_APP = """
+app: {package: com.example.clock, name: Clock, launch: home}
+screens:
+  - id: home
+    activity: .HomeActivity
+    title: Clock
+    elements:
+      - class: Button
+        id: btn_sync
+        text: Sync
+        on_tap:
+          - crash: {exception: java.lang.IllegalStateException, message: clock went back}
+"""
+
+
+@pytest.mark.parametrize("jump", [-3600, -86400 * 330], ids=["an-hour-back", "over-new-year"])
+def test_a_crash_logged_after_the_phones_clock_went_back_is_read(farm: Farm, tmp_path: Path, jump: int) -> None:
+    """Over the real adb stack: the phone's clock is set back after the log was read once (an hour; or
+    from late December into the year before's January stamps... as MM-DD reads a New Year), then the app
+    crashes: its stack trace is in the log the crash oracle reads."""
+    app = tmp_path / "clock.yaml"
+    app.write_text(CRASHING_APP, encoding="utf-8")
+    clock = ManualClock(datetime(2025, 12, 31, 23, 30, 0) if jump < -3600 else None)
+    served = farm.serve(app, clock=clock)
+    driver = farm.driver(served)
+    driver.clear_logcat()
+    driver.launch("com.example.clock")
+    assert driver.logcat()
+    clock.jump(jump if jump == -3600 else 3600)  # over New Year: 12-31 23:30 -> 01-01 00:30
+    (sync,) = [m for m in perceive(driver).screen.marks if m.label == "Sync"]
+    driver.tap(*sync.bounds.center)
+    log = driver.logcat()
+    assert "java.lang.IllegalStateException: clock went back" in log, log[-800:]
