@@ -12,23 +12,20 @@ device's own word where it can give one (`dumpsys window`, pytest_fairy/devices/
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from pytest_fairy.devices.diagnostics import Shell, dismiss_keyguard, keyguard_showing
 from pytest_fairy.devices.protocol import Device
 from pytest_fairy.errors import FairyError
+from pytest_fairy.explore.state import KEYGUARD_VIEW, KEYGUARD_WINDOW, SYSTEMUI_PACKAGE
 from pytest_fairy.perception.layers import LayerKind
 from pytest_fairy.perception.perceive import Perception
 from pytest_fairy.perception.screen import Screen
 
-SYSTEMUI_PACKAGE = "com.android.systemui"
 LOCKED_REASON = (
     "the device locked its screen (a PIN, pattern or password lock): unlock it or turn the lock off"
 )
-_KEYGUARD_ACTIVITY = re.compile(r"keyguard|lock", re.IGNORECASE)
-_KEYGUARD_VIEW = re.compile(r"keyguard|lockscreen|lock_screen|lock_icon|bouncer", re.IGNORECASE)
 
 
 class ScreenLocked(FairyError):
@@ -61,11 +58,11 @@ def unlocked(device: Device, look: Callable[[], Perception]) -> Perception:
 def locked(device: Device, screen: Screen) -> bool:
     """Whether `screen` is the lock screen; the device is asked only when system UI covers the screen."""
     top = screen.top_layer
-    if screen.package == SYSTEMUI_PACKAGE and _KEYGUARD_ACTIVITY.search(screen.activity):
+    if screen.package == SYSTEMUI_PACKAGE and KEYGUARD_WINDOW.search(screen.activity):
         return True
     covered = top.package == SYSTEMUI_PACKAGE and top.kind is LayerKind.SHADE
     if not covered:
         return False
-    if any(_KEYGUARD_VIEW.search(node.resource_id) for node in top.nodes()):
+    if any(KEYGUARD_VIEW.search(node.resource_id) for node in top.nodes()):
         return True
     return isinstance(device, Shell) and keyguard_showing(device)
