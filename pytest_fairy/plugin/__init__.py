@@ -41,6 +41,7 @@ from pytest_fairy.plugin.outcomes import (
 from pytest_fairy.plugin.pytest_junit import record_usage_error
 from pytest_fairy.plugin.retries import Retries
 from pytest_fairy.plugin.run import RUN_KEY, SESSION_INPUT, FairyRun
+from pytest_fairy.plugin.shown_paths import install as show_clean_paths
 from pytest_fairy.plugin.signals import TermAsInterrupt
 from pytest_fairy.plugin.sinks import write_summary
 from pytest_fairy.plugin.spec_names import warn_if_spec
@@ -66,6 +67,7 @@ def pytest_configure(config: pytest.Config) -> None:
     with said_in_junit(config):
         config.stash[RUN_KEY] = FairyRun.configure(config)
     config.pluginmanager.register(InconclusiveReports(config), "fairy-inconclusive")
+    show_clean_paths(config)
     if (retries := config.stash[RUN_KEY].fairy.retries) > 0:
         config.pluginmanager.register(Retries(config, retries), "fairy-retries")
     GitHubActions.register(config)

@@ -24,6 +24,7 @@ import pytest
 from pytest_fairy.explore.record import Exploration
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.plugin.pytest_junit import record_as_error
+from pytest_fairy.plugin.shown_paths import shown_nodeid
 from pytest_fairy.report.allure import where_shown
 from pytest_fairy.report.export_pytest import reproduction_file_name
 from pytest_fairy.report.typed import run_line
@@ -184,12 +185,3 @@ class InconclusiveReports:
             where = shown_nodeid(reporter.config, report.nodeid)
             reporter.write_line(f"INCONCLUSIVE {where} - {inconclusive_reason(report)}", yellow=True)
 
-
-def shown_nodeid(config: pytest.Config, nodeid: str) -> str:
-    """A node id as pytest shows the FAILED ones: its path relative to where pytest was started."""
-    path, sep, rest = nodeid.partition("::")
-    try:
-        shown = Path(os.path.relpath(config.rootpath / path, config.invocation_params.dir)).as_posix()
-    except ValueError:  # another drive (Windows)
-        shown = (config.rootpath / path).as_posix()
-    return f"{shown}{sep}{rest}"
