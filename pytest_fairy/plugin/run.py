@@ -48,7 +48,11 @@ class FairyRun:
             check_artifacts(fairy.artifacts)
         config.pluginmanager.register(ArtifactFailures(), "fairy-artifact-failures")
         # Whose decisions an item replayed, when another brain or model made them than this run's.
-        config.pluginmanager.register(ReplayProvenance(SUMMARY_PROPERTY), "fairy-replay-provenance")
+        replaying = (
+            (fairy.model or fairy.brain) if fairy.brain == "claude" and fairy.replay.use_cache else None
+        )
+        provenance = ReplayProvenance(SUMMARY_PROPERTY, replaying, fairy.replay.cache)
+        config.pluginmanager.register(provenance, "fairy-replay-provenance")
         session_id = workerinput[SESSION_INPUT] if workerinput else new_session_id()
         # The worker id from xdist's own handshake, not PYTEST_XDIST_WORKER: a pytest run inside a worker
         # (pytester, a nested suite) inherits that variable without being a worker.

@@ -11,26 +11,59 @@ exploration summary says whose decisions it replayed, and the end of the run say
     not asked for them (--fairy-no-cache asks it)
 
 The note travels as a user property (`fairy.replayed_from`): into JUnit XML, and to the xdist controller.
+
+Before any item runs, once the items are collected (by the run, or by the first xdist worker), a line says
+which of them hold recordings made by someone else, so that a run with a new model or a broken key is not
+read as the model's own work from its first line on:
+
+    fairy: the decision cache holds decisions made by 'offline' for 2 of 8 items: where the screens match,
+    they replay without asking 'claude-sonnet-5-5' (--fairy-no-cache asks it)
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Generator
+from collections.abc import Generator, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_fairy.replay.brain import CachingBrain
+from pytest_fairy.replay.brain import CachingBrain, maker_of
+from pytest_fairy.replay.cache import CacheError, DecisionCache
 
 PROVENANCE_PROPERTY = "fairy.replayed_from"
 
 
 class ReplayProvenance:
-    """Registered for the run: `summary_property` names the user property of an item's summary line."""
+    """Registered for the run: `summary_property` names the user property of an item's summary line.
+    `replaying`: who decides in this run when it replays the cache first (an LLM brain with the cache on),
+    else None; `cache`: the decision cache's folder."""
 
-    def __init__(self, summary_property: str) -> None:
+    def __init__(
+        self, summary_property: str, replaying: str | None = None, cache: Path | None = None
+    ) -> None:
         self.summary_property = summary_property
+        self.replaying = replaying
+        self.cache = cache
+        self._foreseen = False
+
+    def pytest_report_collectionfinish(self, items: Sequence[pytest.Item]) -> list[str]:
+        return self._foresee(item.nodeid for item in items)
+
+    @pytest.hookimpl(optionalhook=True)  # an xdist hook, on the controller: the first worker's items
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: Sequence[str]) -> None:
+        reporter = node.config.pluginmanager.get_plugin("terminalreporter")
+        for line in self._foresee(ids):
+            if reporter is not None:
+                reporter.write_line(line)
+
+    def _foresee(self, nodeids: Iterable[str]) -> list[str]:
+        if self._foreseen or self.replaying is None or self.cache is None:
+            return []
+        self._foreseen = True
+        line = foreseen_provenance(DecisionCache(self.cache), list(nodeids), self.replaying)
+        return [line] if line else []
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
@@ -63,3 +96,32 @@ class ReplayProvenance:
                 f"fairy: {items} item{'s' if items > 1 else ''} replayed decisions made by {makers}: "
                 f"{asked} was not asked for them (--fairy-no-cache asks it)"
             )
+
+
+def foreseen_provenance(cache: DecisionCache, nodeids: Sequence[str], maker: str) -> str:
+    """The line saying which of the items `nodeids` hold recorded decisions made by another than `maker`
+    (a whole recording, or steps it replayed from one); empty when none does. Only spec items
+    (`spec.yaml::feature`) have recordings found by their node id; unreadable ones are left to the item."""
+    whose: Counter[str] = Counter()
+    items = 0
+    for nodeid in nodeids:
+        spec, _, feature = nodeid.partition("::")
+        if not spec.endswith((".yaml", ".yml")) or not feature:
+            continue
+        try:
+            recording = cache.load(spec, feature)
+        except CacheError:
+            continue
+        if recording is None:
+            continue
+        others = {step.by or maker_of(recording) for step in recording.steps} - {maker, ""}
+        items += bool(others)
+        whose.update(others)
+    if not items:
+        return ""
+    makers = ", ".join(f"'{other}'" for other in sorted(whose))
+    return (
+        f"fairy: the decision cache holds decisions made by {makers} for {items} of {len(nodeids)} "
+        f"item{'s' if len(nodeids) > 1 else ''}: where the screens match, they replay without asking "
+        f"'{maker}' (--fairy-no-cache asks it)"
+    )

@@ -11,6 +11,11 @@ from tests.claude.fake_api import FakeMessagesAPI
 from tests.replay.helpers import FAKE_KEY, change_the_dialog, delivery_time_model, load, recordings
 
 OTHER_BRAIN = "fairy: 1 item replayed decisions made by 'offline', not by 'claude-sonnet-5-5': *not asked*"
+# Said before any item runs, right after collection.
+FORESEEN = (
+    "fairy: the decision cache holds decisions made by 'offline' for 1 of 1 item: where the screens match, "
+    "they replay without asking 'claude-sonnet-5-5' (--fairy-no-cache asks it)"
+)
 
 
 def claude_env(monkeypatch: pytest.MonkeyPatch, api: FakeMessagesAPI) -> None:
@@ -31,6 +36,8 @@ def test_decisions_of_the_offline_brain_replayed_under_claude_are_named(
     assert asked == []  # the model was never asked
     replayed.stdout.fnmatch_lines(
         [
+            "collected 1 item",
+            FORESEEN,
             "*delivery time: passed: *; * decisions replayed, made by 'offline', not by 'claude-sonnet-5-5'",
             OTHER_BRAIN,
         ]
@@ -57,6 +64,7 @@ def test_decisions_the_same_model_made_replay_without_a_word(
     assert asked == []
     again.stdout.no_fnmatch_line("*decisions replayed, made by*")
     again.stdout.no_fnmatch_line("fairy: * replayed decisions made by*")
+    again.stdout.no_fnmatch_line("*the decision cache holds*")
     # Strict replay asks no brain: nothing was expected of a model, so nothing is said.
     strict.assert_outcomes(passed=1)
     strict.stdout.no_fnmatch_line("*made by*")
@@ -86,4 +94,20 @@ def test_a_recording_made_anew_keeps_who_made_the_steps_it_replayed(
     # Every step replayed now; those the offline brain made are still named as its.
     again.assert_outcomes(passed=1)
     assert again_asked == []
-    again.stdout.fnmatch_lines([OTHER_BRAIN])
+    again.stdout.fnmatch_lines([FORESEEN, OTHER_BRAIN])
+
+
+def test_under_xdist_the_controller_says_it_before_the_items_run(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project.runpytest().assert_outcomes(passed=1)
+    with FakeMessagesAPI(responder=delivery_time_model) as api:
+        claude_env(monkeypatch, api)
+        replayed = project.runpytest_subprocess("-n", "2")
+        no_cache = project.runpytest_subprocess("--fairy-no-cache")
+
+    replayed.assert_outcomes(passed=1)
+    replayed.stdout.fnmatch_lines([FORESEEN, "*delivery time*", OTHER_BRAIN])
+    assert replayed.stdout.str().count("the decision cache holds") == 1
+    # Asked afresh, nothing is replayed: nothing to foresee.
+    no_cache.stdout.no_fnmatch_line("*the decision cache holds*")
