@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
@@ -23,6 +24,9 @@ from pytest_fairy.errors import DeviceError, UsageError
 
 # How often the bookings are kept alive: well inside any farm's idle expiry (STF's is minutes).
 KEEP_ALIVE_SECONDS = 30.0
+# A farm entry with no phone booked is asked again by a later item, at most this often and without
+# waiting: a phone freed meanwhile is taken, and an item never waits a whole `fairy_device_wait` again.
+REBOOK_SECONDS = 30.0
 _FARM = re.compile(r"^(?P<provider>[a-z][a-z0-9]*)\+(?P<scheme>https?)://(?P<rest>.+)$")
 _TERM = re.compile(r"^(?P<key>[A-Za-z][A-Za-z0-9_]*)(?P<op>>=|<=|!=|=|>|<)(?P<value>[^&=<>!]+)$")
 _NUMERIC_OPS = (">=", "<=", ">", "<")
@@ -169,14 +173,24 @@ class Booking:
     provider: DeviceProvider
     serial: str | None = None
     failure: DeviceError | None = None
+    tried_at: float | None = None  # the clock's time of the last attempt to book
 
 
 class FarmBookings:
     """This process's phones from farms: one booking per farm entry, kept alive, released at the end."""
 
-    def __init__(self, bookings: list[Booking], *, keep_alive_seconds: float = KEEP_ALIVE_SECONDS) -> None:
+    def __init__(
+        self,
+        bookings: list[Booking],
+        *,
+        keep_alive_seconds: float = KEEP_ALIVE_SECONDS,
+        rebook_seconds: float = REBOOK_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.bookings = bookings
         self.keep_alive_seconds = keep_alive_seconds
+        self.rebook_seconds = rebook_seconds
+        self.clock = clock
         self._stop = threading.Event()
         self._keeper: threading.Thread | None = None
 
@@ -202,18 +216,28 @@ class FarmBookings:
     def book(self, wait: float) -> None:
         """Book a phone for each farm entry; one that finds none is remembered for the items to say so."""
         for booking in self.bookings:
-            try:
-                booking.serial = booking.provider.book(booking.entry.requirements, wait)
-            except DeviceError as exc:  # NoFarmDevice, or a phone that did not come up: said by each item
-                booking.failure = exc
-        if any(b.serial for b in self.bookings) and self._keeper is None:
+            self._book(booking, wait)
+
+    def _book(self, booking: Booking, wait: float) -> None:
+        booking.tried_at = self.clock()
+        try:
+            booking.serial, booking.failure = booking.provider.book(booking.entry.requirements, wait), None
+        except DeviceError as exc:  # NoFarmDevice, or a phone that did not come up: said by each item
+            booking.failure = exc
+            return
+        if self._keeper is None:
             self._keeper = threading.Thread(target=self._keep_alive, name="fairy-farm-keepalive", daemon=True)
             self._keeper.start()
 
     def serial_of(self, device: str) -> str | DeviceError:
-        """The adb serial booked for a farm entry of --fairy-device, or why there is none."""
+        """The adb serial booked for a farm entry of --fairy-device, or why there is none. An entry without
+        a phone (none was free, or it was given back) asks the farm again, without waiting, when the last
+        attempt is `rebook_seconds` old."""
         for booking in self.bookings:
             if booking.entry.text == device.strip():
+                due = booking.tried_at is not None and self.clock() - booking.tried_at >= self.rebook_seconds
+                if booking.serial is None and due and not self._stop.is_set():
+                    self._book(booking, wait=0.0)
                 if booking.serial is not None:
                     return booking.serial
                 return booking.failure or NoFarmDevice(

@@ -245,6 +245,35 @@ def test_a_phone_someone_else_booked_meanwhile_is_refused_and_the_next_one_taken
         other.book(Requirements((Requirement("serial", "=", "stf-1"),)), timeout=0)
 
 
+def test_an_entry_without_a_phone_asks_the_farm_again_at_a_later_item(farm: Farm, stf: StfStandIn) -> None:
+    """No phone was free at session start; one comes free later: a later item books it, without waiting,
+    and not before `rebook_seconds` since the last attempt."""
+    stf.add_phone("stf-1", FOOD_APP)
+    stf.book_as("someone.else@example.org", "stf-1", timeout_ms=300)  # STF frees it after 0.3 s idle
+    entry, now = f"stf+{stf.url}?sdk>=30", [0.0]
+    bookings = FarmBookings.of((entry,), lambda _: provider(farm, stf))
+    bookings.clock = lambda: now[0]
+    bookings.book(wait=0)
+    assert isinstance(bookings.serial_of(entry), NoFarmDevice)
+    deadline = time.monotonic() + 10
+    while stf.booked() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert stf.booked() == {}
+    asked = len(stf.requests)
+    now[0] = bookings.rebook_seconds - 1
+    assert isinstance(bookings.serial_of(entry), NoFarmDevice)
+    assert len(stf.requests) == asked  # too soon: the farm is not asked
+    now[0] = bookings.rebook_seconds
+    serial = bookings.serial_of(entry)
+    try:
+        assert isinstance(serial, str) and adb_lists(farm, serial)
+        assert stf.booked() == {"stf-1": USER}
+    finally:
+        bookings.release()
+    assert stf.booked() == {}
+    assert stf.violations == []
+
+
 # ---- farm entries ---------------------------------------------------------------------------------------
 
 
