@@ -73,6 +73,9 @@ ALLOW = ("允许", "allow", "while using the app", "only this time", "仅限这�
 DENY = ("拒绝", "不允许", "禁止", "deny", "don't allow", "dont allow")
 CLOSE_APP = ("close app", "关闭应用", "关闭应用程序")
 WAIT = ("wait", "等待")
+# An AlertDialog's negative button (cancel, not now) by the framework's id, whatever language its label is
+# in. The positive button1 is no way out by its id: it may delete, buy or send.
+FRAMEWORK_BUTTON_ROLES = {"android:id/button2": "negative"}
 # Plain dialogs: leave without choosing (close, cancel) before acknowledging. Permission dialogs: allow,
 # so the feature under test can go on. Crash / ANR dialogs: close the app (the defect is already seen).
 DISMISS_PREFERENCE: dict[LayerKind, tuple[tuple[str, ...], ...]] = {
@@ -223,6 +226,8 @@ class Screen:
             if id(mark.node) not in in_layer or not (mark.node.clickable or mark.node.long_clickable):
                 continue
             group = _words_group(mark.label, preference)
+            if group is None and (role := FRAMEWORK_BUTTON_ROLES.get(mark.node.resource_id)):
+                group = _words_group(role, preference)
             if group is None and mark.node.resource_id:
                 group = _words_group(mark.node.short_id.replace("_", " "), preference)
             if group is not None and (best is None or group < best[0]):

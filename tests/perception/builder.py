@@ -202,7 +202,9 @@ def delivery_overlay(scrim_clickable: bool = False, chosen: str = "尽快送达"
 
 def alert_window(title: str = "提示", message: str = "确定要清空购物车吗？",
                  buttons: tuple[str, ...] = ("取消", "确定"), close_icon: bool = False) -> V:
-    ids = ("android:id/button2", "android:id/button1", "android:id/button3")
+    # As AlertDialog names them: the last button given is the positive one, the one before it the negative
+    # one, a third the neutral one.
+    ids = ("android:id/button1", "android:id/button2", "android:id/button3")[: len(buttons)][::-1]
     row_views = [
         v("Button", (560 - 300 * i, 1380, 1000 - 300 * i, 1480), text=t, rid=ids[i], clickable=True)
         for i, t in enumerate(buttons)

@@ -123,8 +123,8 @@ def test_dismiss_prefers_close_then_cancel_then_acknowledge() -> None:
     assert way_out(menu_window(), alert_window(close_icon=True)).node.short_id == "iv_close"
     assert way_out(menu_window(), alert_window()).label == "取消"
     assert way_out(menu_window(), alert_window(buttons=("知道了",))).label == "知道了"
-    assert way_out(menu_window(), alert_window(buttons=("去看看", "好的"))).label == "好的"
-    assert way_out(menu_window(), alert_window(buttons=("Facebook", "OK"))).label == "OK"  # no 'ok' in it
+    assert way_out(menu_window(), alert_window(buttons=("好的", "去看看"))).label == "好的"
+    assert way_out(menu_window(), alert_window(buttons=("OK", "Facebook"))).label == "OK"  # no 'ok' in it
     assert way_out(menu_window(overlay=delivery_overlay())).label == "取消"
     assert way_out(menu_window(), sheet_window()).label == "取消"
 
@@ -138,7 +138,7 @@ def test_dismiss_for_permission_and_system_dialogs() -> None:
 def test_no_way_out_gives_none() -> None:
     assert screen_with(menu_window()).dismiss_mark() is None
     assert screen_with(menu_window(), popup_window()).dismiss_mark() is None
-    no_buttons = alert_window(buttons=("立即更新",))
+    no_buttons = alert_window(buttons=("立即更新",))  # the positive button: no way out, whatever its id
     assert screen_with(menu_window(), no_buttons).dismiss_mark() is None
 
 
