@@ -10,6 +10,8 @@ takes the actionable views of one layer (`actionable.actionable`, not hidden by 
 those that are no control of their own, each by a named rule:
 
 - `page_wrapper`: a clickable view spanning its window, naming nothing itself, with marks inside it;
+- `dialog_panel`: a dialog's, sheet's or popup's clickable panel, naming nothing itself, holding every
+  other mark of its layer (set clickable so that a tap on its padding does not fall through);
 - `sliver`: a nameless strip: a row scrolled nearly out of view, a hairline hit area;
 - `wraps_disabled`: a clickable container whose only control is disabled;
 - `wrapper_of`: a clickable parent filled by one clickable child (the child keeps the mark);
@@ -32,6 +34,8 @@ SLIVER_MIN = 24  # px: a nameless view this thin where a list's or window's edge
 HAIRLINE = 8  # px: a nameless view this thin is tapped nowhere
 NEAR_BOUNDS = 0.8  # of the parent's area: a child this large is the same touch target as its parent
 FILL = 0.8  # of the outer scroll container's area: an inner one this large is what a swipe there moves
+# Layers with a panel of their own in front of the page.
+PANEL_KINDS = frozenset({LayerKind.DIALOG, LayerKind.BOTTOM_SHEET, LayerKind.POPUP})
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -66,7 +70,12 @@ def one_mark_per_control(layer: Layer, nodes: list[Node]) -> list[Node]:
     kept = [
         node
         for node in nodes
-        if not (page_wrapper(node, layer, nodes) or sliver(node, layer) or wraps_disabled(node, candidates))
+        if not (
+            page_wrapper(node, layer, nodes)
+            or dialog_panel(node, layer, nodes)
+            or sliver(node, layer)
+            or wraps_disabled(node, candidates)
+        )
     ]
     # Until nothing merges: a row that took its switch's state may itself be all an outer row holds.
     while dropped := _merged(kept):
@@ -145,6 +154,17 @@ def page_wrapper(node: Node, layer: Layer, nodes: list[Node]) -> bool:
     if node.bounds.area < PAGE_WRAPPER_MIN * layer.bounds.area:
         return False
     return any(other is not node and _inside(other, node) for other in nodes)
+
+
+def dialog_panel(node: Node, layer: Layer, nodes: list[Node]) -> bool:
+    """A dialog's, sheet's or popup's panel set clickable (so that a tap on its padding neither falls
+    through nor dismisses): nameless itself, holding every other mark of its layer, one at least. Inside
+    a window smaller than the screen it spans less than `PAGE_WRAPPER_MIN` of it (the window has margins),
+    but it is no more a control than a page wrapper is."""
+    if layer.kind not in PANEL_KINDS or node.scrollable or node.editable or node.checkable or _own_name(node):
+        return False
+    others = [other for other in nodes if other is not node]
+    return bool(others) and all(_inside(other, node) for other in others)
 
 
 def sliver(node: Node, layer: Layer) -> bool:

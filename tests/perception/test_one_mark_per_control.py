@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from pytest_fairy.perception.hierarchy import Bounds
 from pytest_fairy.perception.marks import (
+    dialog_panel,
     outer_scroller,
     page_wrapper,
     sliver,
@@ -84,8 +85,9 @@ def test_a_row_and_a_button_in_it_stay_two_marks() -> None:
 def settings_row(checked: bool) -> V:
     title = v("TextView", (48, 420, 800, 480), text="深色模式", rid="title")
     summary = v("TextView", (48, 480, 800, 530), text="夜间更护眼", rid="summary")
-    switch = v("Switch", (920, 440, 1036, 510), rid="switch_widget", checkable=True, checked=checked,
-               clickable=True)
+    switch = v(
+        "Switch", (920, 440, 1036, 510), rid="switch_widget", checkable=True, checked=checked, clickable=True
+    )
     return v("LinearLayout", (0, 400, W, 550), title, summary, switch, clickable=True)
 
 
@@ -113,8 +115,10 @@ def test_real_settings_rows_keep_their_switch_and_radio_state() -> None:
 
 
 def test_a_clickable_page_root_gets_no_mark() -> None:
-    rows = [v("TextView", (0, 300 + i * 200, W, 500 + i * 200), text=f"笔记 {i}", clickable=True)
-            for i in range(3)]
+    rows = [
+        v("TextView", (0, 300 + i * 200, W, 500 + i * 200), text=f"笔记 {i}", clickable=True)
+        for i in range(3)
+    ]
     screen = screen_with(v("LinearLayout", (0, STATUS_BAR, W, NAV_TOP), *rows, rid="root", clickable=True))
     assert [m.label for m in screen.marks] == ["笔记 0", "笔记 1", "笔记 2"]
 
@@ -130,17 +134,68 @@ def test_real_page_wide_wrappers_get_no_mark() -> None:
 def test_a_nameless_scrim_with_nothing_inside_stays_the_background() -> None:
     ok = v("Button", (180, 1350, 900, 1450), text="好", clickable=True)
     scrim = v("View", (0, STATUS_BAR, W, NAV_TOP), clickable=True)
-    overlay = v("FrameLayout", (0, STATUS_BAR, W, NAV_TOP), scrim, v("LinearLayout", (140, 900, 940, 1500), ok))
+    overlay = v(
+        "FrameLayout", (0, STATUS_BAR, W, NAV_TOP), scrim, v("LinearLayout", (140, 900, 940, 1500), ok)
+    )
     page = v("LinearLayout", (0, STATUS_BAR, W, NAV_TOP), v("TextView", (0, 300, W, 400), text="页"))
     screen = screen_with(page, overlay)
     assert "(background: tapping it may dismiss)" in screen.text
 
 
+def panel_dialog(*, named: bool = False, buttons: int = 2) -> V:
+    """An app's dialog window (off the screen's edges) whose panel is set clickable, holding its buttons."""
+    cancel = v("Button", (120, 1300, 520, 1400), text="取消", clickable=True)
+    save = v("Button", (560, 1300, 960, 1400), text="保存", clickable=True)
+    title = v("TextView", (120, 950, 960, 1020), text="保存草稿？")
+    panel = v("LinearLayout", (100, 930, 980, 1420), title, *[cancel, save][2 - buttons :], clickable=True,
+              desc="草稿面板" if named else "")  # fmt: skip
+    return v("FrameLayout", (60, 900, 1020, 1450), v("FrameLayout", (60, 900, 1020, 1450), panel,
+                                                     rid="android:id/content"))  # fmt: skip
+
+
+def test_a_dialogs_clickable_panel_gets_no_mark() -> None:
+    page = decor(v("LinearLayout", (0, STATUS_BAR, W, NAV_TOP), v("TextView", (0, 300, W, 400), text="页")))
+    screen = build_screen(dump(status_bar(), page, panel_dialog(), nav_bar()), package=PKG)
+    assert screen.has_dialog
+    assert [m.label for m in screen.marks] == ["取消", "保存"]
+    alone = build_screen(dump(status_bar(), page, panel_dialog(buttons=1), nav_bar()), package=PKG)
+    assert [m.label for m in alone.marks] == ["保存"]
+    # A panel with no control inside is what there is to tap.
+    bare = build_screen(dump(status_bar(), page, panel_dialog(buttons=0), nav_bar()), package=PKG)
+    assert [m.node.short_class for m in bare.marks] == ["LinearLayout"]
+    # A panel that names itself is something a person can point at: it keeps its mark.
+    named = build_screen(dump(status_bar(), page, panel_dialog(named=True), nav_bar()), package=PKG)
+    assert "草稿面板" in [m.label for m in named.marks]
+
+
+def test_a_real_dialogs_panel_gets_no_mark_and_its_controls_keep_theirs() -> None:
+    screen = screen_of("umos_vehicle_control__side_mirror_popup_car.xml")
+    assert marked_at(screen, "[986,114][1551,922]") == []
+    assert marked_at(screen, "[986,834][1258,922]") and marked_at(screen, "[1279,834][1551,922]")
+
+
+def test_a_page_card_holding_every_control_keeps_its_mark() -> None:
+    """On a page, a clickable card with controls inside is a control of its own (it opens something)."""
+    like = v("ImageView", (800, 700, 900, 800), desc="赞", clickable=True)
+    share = v("ImageView", (920, 700, 1020, 800), desc="分享", clickable=True)
+    card = v("FrameLayout", (20, 400, 1060, 820), v("TextView", (40, 420, 700, 500), text="一篇文章"), like, share,
+             clickable=True)  # fmt: skip
+    screen = screen_with(v("LinearLayout", (0, STATUS_BAR, W, NAV_TOP), card))
+    assert len(screen.marks) == 3
+
+
 def clipped_list(edge: int) -> V:
     """A list whose last row shows only `edge` px at the bottom, its text scrolled out of view."""
-    rows = [v("LinearLayout", (0, top, W, top + 200),
-              v("TextView", (40, top + 50, 800, top + 150), text=f"联系人 {i}"), clickable=True, rid="row")
-            for i, top in enumerate((LIST_TOP, LIST_TOP + 200))]
+    rows = [
+        v(
+            "LinearLayout",
+            (0, top, W, top + 200),
+            v("TextView", (40, top + 50, 800, top + 150), text=f"联系人 {i}"),
+            clickable=True,
+            rid="row",
+        )
+        for i, top in enumerate((LIST_TOP, LIST_TOP + 200))
+    ]
     hidden = v("TextView", (40, LIST_BOTTOM, 800, LIST_BOTTOM), text="联系人 9", visible_to_user=False)
     last = v("LinearLayout", (0, LIST_BOTTOM - edge, W, LIST_BOTTOM), hidden, clickable=True, rid="row")
     return v(RECYCLER, (0, LIST_TOP, W, LIST_BOTTOM), *rows, last, scrollable=True)
@@ -176,8 +231,10 @@ def test_a_frame_around_a_disabled_button_gets_no_mark() -> None:
 
 
 def test_a_pager_filled_by_its_list_is_one_scroll_mark_on_the_list() -> None:
-    rows = [v("TextView", (0, top, W, top + 200), text=f"消息 {i}", clickable=True)
-            for i, top in enumerate(range(LIST_TOP, LIST_TOP + 600, 200))]
+    rows = [
+        v("TextView", (0, top, W, top + 200), text=f"消息 {i}", clickable=True)
+        for i, top in enumerate(range(LIST_TOP, LIST_TOP + 600, 200))
+    ]
     page = v(RECYCLER, (0, LIST_TOP, W, LIST_BOTTOM), *rows, rid="list", scrollable=True)
     pager = v(PAGER, (0, LIST_TOP, W, LIST_BOTTOM), page, rid="pager", scrollable=True)
     screen = screen_with(v("LinearLayout", (0, STATUS_BAR, W, NAV_TOP), pager))
@@ -194,8 +251,9 @@ def test_real_nested_scrollers_keep_the_innermost_and_a_shelf_inside_a_feed() ->
 
 # -- the property ------------------------------------------------------------------------------------
 
-CLASSES = st.sampled_from(["FrameLayout", "LinearLayout", "Button", "Switch", "CheckBox", "ImageView",
-                           "TextView", RECYCLER])
+CLASSES = st.sampled_from(
+    ["FrameLayout", "LinearLayout", "Button", "Switch", "CheckBox", "ImageView", "TextView", RECYCLER]
+)
 
 
 @st.composite
@@ -211,11 +269,18 @@ def trees(draw: st.DrawFn, box: tuple[int, int, int, int], depth: int) -> V:
         children.append(draw(trees(band, depth - 1)))
     cls = draw(CLASSES)
     checkable = cls in ("Switch", "CheckBox")
-    return v(cls, inner, *children, text=draw(st.sampled_from(["", "", "设置", "确定"])),
-             desc=draw(st.sampled_from(["", "", "更多"])), clickable=draw(st.booleans()),
-             checkable=checkable, checked=checkable and draw(st.booleans()),
-             scrollable=cls == RECYCLER and draw(st.booleans()),
-             enabled=draw(st.sampled_from([True, True, False])))
+    return v(
+        cls,
+        inner,
+        *children,
+        text=draw(st.sampled_from(["", "", "设置", "确定"])),
+        desc=draw(st.sampled_from(["", "", "更多"])),
+        clickable=draw(st.booleans()),
+        checkable=checkable,
+        checked=checkable and draw(st.booleans()),
+        scrollable=cls == RECYCLER and draw(st.booleans()),
+        enabled=draw(st.sampled_from([True, True, False])),
+    )
 
 
 @settings(max_examples=80, deadline=None)
@@ -228,6 +293,7 @@ def test_no_two_marks_are_one_control(tree: V) -> None:
     for mark in screen.marks:
         node, layer = mark.node, layers[mark.layer]
         assert not page_wrapper(node, layer, nodes) and not sliver(node, layer), mark
+        assert not dialog_panel(node, layer, nodes), mark
         assert not outer_scroller(node, marked) and not toggle_row(node, marked), mark
         parent = node.parent
         while parent is not None and id(parent) not in marked:
