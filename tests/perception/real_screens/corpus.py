@@ -5,6 +5,10 @@ person sees on each (expected.yaml, written by reading the dumps, not from pytes
 whether a real dialog, sheet, popup or shade is recognised as modal (and nothing else is). A mark covers an
 expected element when their boxes overlap by half (IoU >= 0.5), or when each one's centre lies inside
 the other (a row marked where its only clickable child was expected, and the other way round).
+
+The corpus has two splits: the held-out dumps listed in heldout.txt, scored only by the benchmark and by a
+threshold test and never used to tune perception rules, and the tuned split (all the others), whose misses
+are the ones to look at when changing a rule. `summarise()` gives the figures of any set of measured dumps.
 """
 
 from __future__ import annotations
@@ -21,8 +25,11 @@ from pytest_fairy.perception.screen import Screen, build_screen
 
 HERE = Path(__file__).resolve().parent
 DUMPS = HERE / "dumps"
+HELD_OUT = HERE / "heldout.txt"
 MODAL_SURFACES = frozenset({"dialog", "sheet", "popup", "shade"})
 _BOX = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
+# how a note says the dump holds the modal's window alone, nothing behind it
+_ALONE = re.compile(r"window only|window alone|-only dump")
 Box = tuple[int, int, int, int]
 
 
@@ -79,6 +86,7 @@ def screen_of(name: str) -> Screen:
     return build_screen((DUMPS / name).read_bytes().decode("utf-8"))
 
 
+@cache
 def measure(name: str) -> Measured:
     entry = expected()[name]
     screen = screen_of(name)
@@ -91,10 +99,71 @@ def measure(name: str) -> Measured:
         marks=len(marks),
         marks_on_expected=sum(1 for m in marks if any(covers(m, element) for element in wanted)),
         modal=entry["modal"],
-        window_only="only" in (entry.get("note") or ""),
+        window_only=entry["modal"] in MODAL_SURFACES and bool(_ALONE.search(entry.get("note") or "")),
         has_dialog=screen.has_dialog,
     )
 
 
 def names() -> list[str]:
     return sorted(expected())
+
+
+@cache
+def heldout_names() -> list[str]:
+    """The held-out split: scored, never tuned on."""
+    lines = HELD_OUT.read_text(encoding="utf-8").splitlines()
+    return sorted(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
+def tuned_names() -> list[str]:
+    """The tuned split: every dump not held out."""
+    held = set(heldout_names())
+    return [name for name in names() if name not in held]
+
+
+SPLITS = {"whole": names, "tuned": tuned_names, "held-out": heldout_names}
+
+
+@dataclass(frozen=True)
+class Summary:
+    dumps: int
+    found: int
+    expected: int
+    marks: int
+    marks_on_expected: int
+    lowest_recall: float
+    lowest_dump: str
+    alone: int  # modal surfaces dumped as their window alone
+    alone_recognised: int  # of those, the ones perception takes for a dialog
+    modal: int  # modal surfaces dumped with what is behind them
+    modal_recognised: int
+    false_modal: tuple[str, ...]  # screens with nothing in front taken for a dialog
+
+    @property
+    def recall(self) -> float:
+        return self.found / self.expected if self.expected else 1.0
+
+    @property
+    def precision(self) -> float:
+        """Marks covering an expected element, over all marks."""
+        return self.marks_on_expected / self.marks if self.marks else 1.0
+
+
+def summarise(measured: list[Measured]) -> Summary:
+    lowest = min(measured, key=lambda m: (m.recall, m.name))
+    alone = [m for m in measured if m.modal in MODAL_SURFACES and m.window_only]
+    modal = [m for m in measured if m.modal in MODAL_SURFACES and not m.window_only]
+    return Summary(
+        dumps=len(measured),
+        found=sum(m.found for m in measured),
+        expected=sum(m.expected for m in measured),
+        marks=sum(m.marks for m in measured),
+        marks_on_expected=sum(m.marks_on_expected for m in measured),
+        lowest_recall=lowest.recall,
+        lowest_dump=lowest.name,
+        alone=len(alone),
+        alone_recognised=sum(m.has_dialog for m in alone),
+        modal=len(modal),
+        modal_recognised=sum(m.has_dialog for m in modal),
+        false_modal=tuple(m.name for m in measured if m.modal == "none" and m.has_dialog),
+    )
