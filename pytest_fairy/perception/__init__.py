@@ -4,9 +4,10 @@
 `render_som` draws the marks on a screenshot; `perceive(device)` does both from a live device.
 
 Owns, bottom to top: `hierarchy` (the dump parsed into nodes), `layers` (which window or overlay each
-node belongs to), `reading` (an element's label, reading order), `marks` (a numbered element), `refs`
-(its stable name across screens), `compress` (the text the brain reads), `screen` (all of it, built once
-per dump), `som` and `fonts` (the Set-of-Mark picture), `perceive` (one look at a live device).
+node belongs to; `layer_kind`, `panels` and `overlays` beneath it), `reading` (an element's label, reading
+order), `marks` (a numbered element), `refs` (its stable name across screens), `compress` (the text the
+brain reads), `screen` (all of it, built once per dump), `som` and `fonts` (the Set-of-Mark picture),
+`perceive` (one look at a live device).
 May import: `errors`, `devices` for the `Device` protocol that `perceive` reads, and `spec` for the
 secrets `perceive` masks.
 """
