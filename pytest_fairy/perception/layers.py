@@ -52,6 +52,7 @@ from pytest_fairy.perception.packages import (
     LAUNCHER_PACKAGES,
     PERMISSION_PACKAGES,
     SYSTEM_DIALOG_PACKAGES,
+    SYSTEM_SHEET_PACKAGES,
     SYSTEM_UI_PACKAGES,
 )
 from pytest_fairy.perception.panels import (
@@ -105,6 +106,8 @@ def _system_kind(root: Node, app_package: str, screen: Bounds) -> LayerKind | No
         return LayerKind.PERMISSION
     if package in SYSTEM_DIALOG_PACKAGES:
         return LayerKind.SYSTEM_DIALOG
+    if package in SYSTEM_SHEET_PACKAGES:
+        return LayerKind.BOTTOM_SHEET
     if package in SYSTEM_UI_PACKAGES:
         return LayerKind.SHADE if full_screen(root, screen) else LayerKind.SYSTEM_UI
     if package in IME_PACKAGES or package in LAUNCHER_PACKAGES:

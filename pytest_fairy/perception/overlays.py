@@ -36,7 +36,7 @@ def in_window_overlays(app_root: Node, screen: Bounds) -> list[tuple[Node, Layer
             continue
         kind = None
         if node is not app_root and node.bounds.area >= OVERLAY_MIN_COVER * app_root.bounds.area > 0:
-            kind = _scrimmed_overlay(node) or _overlay_over_content(node)
+            kind = _scrimmed_overlay(node) or _overlay_over_content(node) or _overlay_alone(node, app_root)
         if kind is not None:
             found.append((node, kind))
         else:
@@ -66,11 +66,13 @@ def _scrimmed_overlay(node: Node) -> LayerKind | None:
     content = [c for c in node.children if c not in scrims and has_content(c)]
     if not scrims or not content:
         return None
+    # The panel each content child leads to: a dialog may sit deep in full-size wrappers (Flutter).
+    panels = [(find_panel(c) or c).bounds for c in content]
     box = Bounds(
-        min(c.bounds.left for c in content),
-        min(c.bounds.top for c in content),
-        max(c.bounds.right for c in content),
-        max(c.bounds.bottom for c in content),
+        min(b.left for b in panels),
+        min(b.top for b in panels),
+        max(b.right for b in panels),
+        max(b.bottom for b in panels),
     )
     hinted = hint_kind(node)
     if hinted is None and box.area > PANEL_MAX_FRACTION * node.bounds.area:
@@ -98,6 +100,44 @@ def _overlay_over_content(node: Node) -> LayerKind | None:
         return None
     kind = hint_kind(panel) or geometry_kind(panel.bounds, node.bounds)
     return kind if kind is not LayerKind.POPUP else None
+
+
+def _overlay_alone(node: Node, app_root: Node) -> LayerKind | None:
+    """A dialog or sheet that is its window's whole content (an activity with a dialog's or sheet's theme,
+    whatever lies below not in the dump): a clickable container (a tap outside dismisses) holding all there
+    is to see, leading to one panel against the bottom edge across the width, or one that calls itself a
+    dialog or sheet. A centred panel without that name is not taken: a page wrapped in a clickable view
+    that hides the keyboard looks the same."""
+    if not node.clickable or any(has_content(n) for n in _outside(app_root, node)):
+        return None
+    panel = find_panel(node)
+    if panel is None or not has_content(panel):
+        return None
+    named = hint_kind(panel) or _named_kind(panel)
+    if named in (LayerKind.DIALOG, LayerKind.BOTTOM_SHEET):
+        return named
+    kind = geometry_kind(panel.bounds, node.bounds)
+    return kind if kind is LayerKind.BOTTOM_SHEET else None
+
+
+def _named_kind(panel: Node) -> LayerKind | None:
+    """A panel whose description names its kind (an accessibility pane title: `Dialog`, `Bottom sheet`)."""
+    said = panel.content_desc.casefold()
+    if any(hint in said.replace(" ", "") for hint in ("bottomsheet", "sheet")):
+        return LayerKind.BOTTOM_SHEET
+    return LayerKind.DIALOG if "dialog" in said else None
+
+
+def _outside(root: Node, inner: Node) -> list[Node]:
+    """The children of `root`'s subtree that are beside `inner`, not above or inside it."""
+    beside: list[Node] = []
+    node: Node | None = inner
+    while node is not None and node is not root:
+        parent = node.parent
+        if parent is not None:
+            beside.extend(c for c in parent.children if c is not node)
+        node = parent
+    return beside
 
 
 def _modal_evidence(container: Node, panel: Node) -> bool:

@@ -12,6 +12,8 @@ PERMISSION_PACKAGES = frozenset(
     }
 )
 SYSTEM_DIALOG_PACKAGES = frozenset({"android"})
+# The system's share sheet and app chooser: a sheet over the app that opened it, in a window of its own.
+SYSTEM_SHEET_PACKAGES = frozenset({"com.android.intentresolver"})
 SYSTEM_UI_PACKAGES = frozenset({"com.android.systemui"})
 LAUNCHER_PACKAGES = frozenset(
     {

@@ -28,7 +28,7 @@ CORPUS_PRECISION = 0.92  # of all marks, the ones covering an element a person a
 DUMP_RECALL = 0.80  # on every single dump
 HELD_OUT_RECALL = 0.99
 HELD_OUT_PRECISION = 0.92
-MODAL_RECOGNISED = {"tuned": 12, "held-out": 3}  # modal surfaces dumped with what is behind them
+MODAL_RECOGNISED = {"tuned": 16, "held-out": 3}  # modal surfaces dumped with what is behind them
 
 
 def _summary(listed: list[str]) -> Summary:
