@@ -22,6 +22,10 @@ from pytest_fairy.perception.panels import (
     is_scrim,
 )
 
+# What a drawer's scrim is called (its description or id): React Navigation's 'Close drawer', Compose's
+# 'Close navigation menu', a 'scrim' or 'touch_outside' id.
+CLOSING_WORDS = ("close", "dismiss", "关闭", *SCRIM_NAMES)
+
 
 def in_window_overlays(app_root: Node, screen: Bounds) -> list[tuple[Node, LayerKind]]:
     """Full-screen overlay containers drawn inside the app window (module doc, 4)."""
@@ -45,18 +49,28 @@ def in_window_overlays(app_root: Node, screen: Bounds) -> list[tuple[Node, Layer
 
 
 def _open_drawer(node: Node) -> Node | None:
-    """The open drawer of a `DrawerLayout`: a child after its content, against its left or right edge, as
-    tall as it and narrower, with something in it. (A closed drawer is not in a dump at all.)"""
-    if "DrawerLayout" not in node.class_name:
-        return None
+    """The open drawer of a `DrawerLayout`, or of any container drawn the same way with the scrim that closes
+    it beneath (React Navigation's 'Close drawer', Compose's navigation drawer): a child after its content,
+    against its left or right edge, as tall as it and narrower, with something in it. (A closed drawer is
+    not in a dump at all.)"""
+    framework = "DrawerLayout" in node.class_name
     box = node.bounds
-    for child in node.children[1:]:
+    for position, child in enumerate(node.children[1:], start=1):
         b = child.bounds
         edge = b.left == box.left or b.right == box.right
         tall = b.height >= FULL_SCREEN_FRACTION * box.height
-        if edge and tall and DRAWER_MIN_WIDTH * box.width <= b.width < box.width and has_content(child):
+        if not (edge and tall and DRAWER_MIN_WIDTH * box.width <= b.width < box.width and has_content(child)):
+            continue
+        if framework or any(_closes(n, box) for sibling in node.children[:position] for n in sibling.iter()):
             return child
     return None
+
+
+def _closes(view: Node, box: Bounds) -> bool:
+    """A scrim over the whole container that says a tap on it closes the drawer. Said, not only clickable:
+    a map is a clickable full-size view too."""
+    said = f"{view.content_desc} {view.resource_id}".casefold()
+    return is_scrim(view, box) and any(word in said for word in CLOSING_WORDS)
 
 
 def _scrimmed_overlay(node: Node) -> LayerKind | None:

@@ -109,3 +109,40 @@ def test_the_system_share_sheet_is_a_sheet() -> None:
 def test_real_dialogs_and_sheets_alone_in_their_window(name: str, kind: K) -> None:
     screen = screen_of(name)
     assert screen.has_dialog and screen.top_layer.kind is kind
+
+
+def drawn_drawer(scrim_desc: str) -> V:
+    """A drawer drawn without DrawerLayout (React Navigation, Compose): the page and a full-size scrim
+    beneath, the drawer after them against the left edge."""
+    scrim = v("Button", (0, STATUS_BAR, W, NAV_TOP), desc=scrim_desc, clickable=True)
+    page = v(
+        "ViewGroup",
+        (0, STATUS_BAR, W, NAV_TOP),
+        v("Button", (900, 2100, 1040, 2240), desc="Add", clickable=True),
+    )
+    rows = [v("Button", (53, 560 + 150 * i, 881, 700 + 150 * i), desc=name, clickable=True)
+            for i, name in enumerate(("Home", "Budgets", "Settings"))]  # fmt: skip
+    drawer = v("ViewGroup", (0, STATUS_BAR, 933, NAV_TOP), *rows)
+    return v(
+        "ViewGroup",
+        (0, STATUS_BAR, W, NAV_TOP),
+        v("ViewGroup", (0, STATUS_BAR, W, NAV_TOP), scrim, page),
+        drawer,
+    )
+
+
+def test_a_drawer_drawn_over_a_scrim_that_closes_it_is_a_drawer() -> None:
+    screen = screen_with(drawn_drawer("Close drawer"))
+    assert kinds(screen) == [K.APP, K.DRAWER]
+    assert [m.label for m in screen.marks] == ["Home", "Budgets", "Settings"]  # the page beneath is covered
+    # A full-size clickable view that does not say it closes anything is the page's (a map): no drawer.
+    assert kinds(screen_with(drawn_drawer(""))) == [K.APP]
+
+
+def test_a_real_drawer_drawn_without_drawer_layout() -> None:
+    screen = screen_of("household_budget__drawer_open_ko.xml")
+    assert [layer.kind for layer in screen.layers if layer.kind is K.DRAWER] == [K.DRAWER]
+    assert all(mark.layer is K.DRAWER for mark in screen.marks)
+    assert not any(
+        layer.kind is K.DRAWER for layer in screen_of("google_maps__search_results_side_panel.xml").layers
+    )
