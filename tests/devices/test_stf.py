@@ -8,7 +8,11 @@ real `adb connect` reaches, through the private adb server of these tests.
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -194,6 +198,66 @@ def test_an_interrupted_run_gives_its_phone_back(
     assert result.ret == pytest.ExitCode.INTERRUPTED
     assert stf.booked() == {}
     assert "DELETE /api/v1/user/devices/stf-1 200" in calls(stf)
+
+
+HOLD_CONFTEST = """
+import time
+import pytest
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item):
+    time.sleep(600)  # every worker holds its phone until the runner is killed
+"""
+
+
+def wait_for(condition: object, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():  # type: ignore[operator]
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.slow
+def test_three_workers_book_three_phones_and_a_killed_runners_bookings_expire(
+    project: pytest.Pytester, farm: Farm
+) -> None:
+    """`-n 3` on a farm of 3: a runner killed with -9 mid-run leaves its 3 bookings, which STF ends by the
+    expiry every booking carries; the next run books the 3 phones again, passes and leaves none."""
+    stf = StfStandIn(speed=30.0)  # the 5-minute expiry in 10 s
+    try:
+        for n in range(3):
+            stf.add_phone(f"stf-{n}", FOOD_APP)
+        (project.path / "conftest.py").write_text(HOLD_CONFTEST, encoding="utf-8")
+        args = [sys.executable, "-m", "pytest", "food", "-p", "xdist", "-n", "3", *farm_args(farm, stf)]
+        runner = subprocess.Popen(
+            args,
+            cwd=project.path,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            assert wait_for(lambda: len(stf.booked()) == 3, 60), stf.booked()
+        finally:
+            os.killpg(runner.pid, signal.SIGKILL)
+            runner.wait()
+        assert not any(r.method == "DELETE" for r in stf.requests)  # nothing was given back
+        # Freed by the expiry we asked for (10 s here), well before STF's own default (30 s here).
+        assert wait_for(lambda: stf.booked() == {}, 20), stf.booked()
+
+        (project.path / "conftest.py").unlink()
+        result = project.runpytest_subprocess("food", "-p", "xdist", "-n", "3", *farm_args(farm, stf))
+        result.assert_outcomes(passed=4)
+        taken = [
+            r.body["serial"] for r in stf.requests if r.path == "/api/v1/user/devices" and r.status == 200
+        ]
+        assert sorted(taken[3:]) == ["stf-0", "stf-1", "stf-2"]  # the second run's three bookings
+        assert stf.booked() == {}
+        assert stf.violations == []
+    finally:
+        stf.stop()
 
 
 # ---- the provider on its own ----------------------------------------------------------------------------
