@@ -5,13 +5,15 @@
     device.launch("com.example.notes")
     print(device.dump_hierarchy())                      # real uiautomator XML
 
-The app model format is documented in docs/virtual-apps.md.
+A phone with several apps installed (a farm's phone): `VirtualPhone([food, notes])`. The app model format
+is documented in docs/virtual-apps.md.
 """
 
 from fairy_virtual.clock import Clock, DeviceClock, ManualClock, SystemClock
 from fairy_virtual.device import ActionLogEntry, VirtualDevice
 from fairy_virtual.loader import AppModelError, load_app_model, parse_app_model
 from fairy_virtual.model import AppModel
+from fairy_virtual.phone import VirtualPhone
 
 __all__ = [
     "ActionLogEntry",
@@ -22,6 +24,7 @@ __all__ = [
     "ManualClock",
     "SystemClock",
     "VirtualDevice",
+    "VirtualPhone",
     "load_app_model",
     "parse_app_model",
 ]

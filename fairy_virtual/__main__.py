@@ -1,7 +1,10 @@
-"""`python -m fairy_virtual serve --app PATH [--port PORT]`: a virtual device for real adb.
+"""`python -m fairy_virtual serve --app PATH [--app PATH ...] [--port PORT]`: a virtual device for real adb.
 
     $ python -m fairy_virtual serve --app example_suites/food --port 0
     virtual device 'virtual' (com.mcdonalds.gma.cn) on 127.0.0.1:40123; run: adb connect 127.0.0.1:40123
+
+With several `--app`, one phone with all of them installed (`VirtualPhone`), as a farm's phone has the
+apps of every suite that runs on it.
 
 Runs until Ctrl-C or SIGTERM. Then `adb shell`, adbutils and uiautomator2 drive it as a phone.
 """
@@ -15,7 +18,7 @@ import threading
 from pathlib import Path
 from types import FrameType
 
-from fairy_virtual import AppModelError, VirtualDevice
+from fairy_virtual import AppModelError, VirtualDevice, VirtualPhone
 from fairy_virtual.wire import WireServer, WireServerError
 
 # How often the main thread wakes to notice Ctrl-C while it waits.
@@ -33,7 +36,13 @@ def _parser() -> argparse.ArgumentParser:
         help="serve one virtual device until Ctrl-C / SIGTERM",
         description="Example: serve --app example_suites/food --port 0",
     )
-    serve.add_argument("--app", required=True, type=Path, help="app model: app.yaml or its directory")
+    serve.add_argument(
+        "--app",
+        required=True,
+        type=Path,
+        action="append",
+        help="app model: app.yaml or its directory; again for a phone with several apps installed",
+    )
     serve.add_argument(
         "--port",
         type=int,
@@ -50,9 +59,12 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def serve(args: argparse.Namespace) -> int:
+    options = {"serial": args.serial, "seed": args.seed, "latency": not args.no_latency}
     try:
-        device = VirtualDevice(args.app, serial=args.serial, seed=args.seed, latency=not args.no_latency)
-    except AppModelError as exc:
+        device: VirtualDevice | VirtualPhone = (
+            VirtualDevice(args.app[0], **options) if len(args.app) == 1 else VirtualPhone(args.app, **options)
+        )
+    except (AppModelError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     stop = threading.Event()
@@ -70,7 +82,7 @@ def serve(args: argparse.Namespace) -> int:
         return 1
     try:
         print(
-            f"virtual device {device.serial!r} ({device.app_model.app.package}) on {server.address}; "
+            f"virtual device {device.serial!r} ({', '.join(_packages(device))}) on {server.address}; "
             f"run: adb connect {server.address}",
             flush=True,
         )
@@ -79,6 +91,12 @@ def serve(args: argparse.Namespace) -> int:
     finally:
         server.stop()
     return 0
+
+
+def _packages(device: VirtualDevice | VirtualPhone) -> list[str]:
+    if isinstance(device, VirtualPhone):
+        return device.apps
+    return [device.app_model.app.package]
 
 
 def main(argv: list[str] | None = None) -> int:

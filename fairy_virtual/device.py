@@ -100,7 +100,8 @@ class VirtualDevice:
         self.app_model = app if isinstance(app, AppModel) else load_app_model(app)
         self._serial = serial
         self._latency = latency
-        self._clock = DeviceClock(clock or SystemClock())
+        # A phone's clock given as it is: the clock of a phone with several apps (`phone.VirtualPhone`).
+        self._clock = clock if isinstance(clock, DeviceClock) else DeviceClock(clock or SystemClock())
         self._size = size or self.app_model.device.size
         self._lock = threading.RLock()
         self._logcat = Logcat(self._clock)

@@ -22,6 +22,7 @@ import socket
 import threading
 import time
 import urllib.parse
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -29,7 +30,7 @@ from typing import Any
 
 import yaml
 
-from fairy_virtual import VirtualDevice
+from fairy_virtual import VirtualDevice, VirtualPhone
 from fairy_virtual.wire import WireServer
 
 API_DOCUMENT = Path(__file__).resolve().parent / "data" / "stf_api_v1.yaml"
@@ -202,7 +203,7 @@ class Phone:
     relay: Relay | None = None
 
     @property
-    def device(self) -> VirtualDevice:
+    def device(self) -> VirtualDevice | VirtualPhone:
         return self.server.system.device  # type: ignore[return-value]
 
 
@@ -248,8 +249,13 @@ class StfStandIn:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.http.server_address[1]}"
 
-    def add_phone(self, serial: str, app: Path, *, sdk: int = 34, abi: str = "arm64-v8a") -> Phone:
-        server = WireServer(VirtualDevice(app, serial=serial, latency=False))
+    def add_phone(
+        self, serial: str, app: Path | Sequence[Path], *, sdk: int = 34, abi: str = "arm64-v8a"
+    ) -> Phone:
+        """A phone with the app `app` installed, or with each of several apps (a `VirtualPhone`)."""
+        apps = [app] if isinstance(app, Path) else list(app)
+        several = VirtualPhone(apps, serial=serial, latency=False) if len(apps) > 1 else None
+        server = WireServer(several or VirtualDevice(apps[0], serial=serial, latency=False))
         server.start()
         record = {"serial": serial, "abi": abi, "sdk": str(sdk), "present": True, "ready": True,
                   "model": "Pixel 7", "manufacturer": "Google", "version": "14", "product": "panther"}  # fmt: skip

@@ -200,6 +200,22 @@ def test_an_interrupted_run_gives_its_phone_back(
     assert "DELETE /api/v1/user/devices/stf-1 200" in calls(stf)
 
 
+@pytest.mark.slow
+def test_the_example_suites_on_three_farm_phones_with_both_apps(
+    project: pytest.Pytester, farm: Farm, stf: StfStandIn
+) -> None:
+    """`pytest example_suites -n 3` on a farm of three phones that each have the food and the notes app:
+    three phones booked through real adb, every item as on the built-in virtual device, none left booked."""
+    shutil.copytree(REPO / "example_suites", project.path / "example_suites")
+    phones = [stf.add_phone(f"stf-{n}", [FOOD_APP, REPO / "example_suites" / "notes"]) for n in range(3)]
+    result = project.runpytest_subprocess("example_suites", "-p", "xdist", "-n", "3", *farm_args(farm, stf))
+    assert verdict_counts(result) == {"passed": 8, "failed": 0, "inconclusive": 0}
+    taken = [r.body["serial"] for r in stf.requests if r.path == "/api/v1/user/devices" and r.status == 200]
+    assert sorted(taken) == ["stf-0", "stf-1", "stf-2"]
+    assert all(any(e.action in ITEM_ACTIONS for e in phone.device.action_log) for phone in phones)
+    assert stf.booked() == {} and stf.violations == []
+
+
 HOLD_CONFTEST = """
 import time
 import pytest

@@ -188,6 +188,22 @@ def test_serve_command_prints_where_it_listens_and_stops_on_sigterm() -> None:
             process.wait()
 
 
+def test_serve_command_serves_one_phone_with_several_apps() -> None:
+    command = [sys.executable, "-m", "fairy_virtual", "serve", "--app", str(FOOD_APP), "--app",
+               str(REPO / "example_suites" / "notes"), "--port", "0", "--no-latency"]  # fmt: skip
+    process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert "(com.mcdonalds.gma.cn, com.example.notes) on 127.0.0.1:" in line, line
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=10) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
 def test_serve_command_rejects_a_missing_app() -> None:
     result = subprocess.run([sys.executable, "-m", "fairy_virtual", "serve", "--app", "/nonexistent"],
                             cwd=REPO, capture_output=True, text=True, timeout=30)
