@@ -45,6 +45,7 @@ from pytest_fairy.plugin.shown_paths import install as show_clean_paths
 from pytest_fairy.plugin.signals import TermAsInterrupt
 from pytest_fairy.plugin.sinks import write_summary
 from pytest_fairy.plugin.spec_names import warn_if_spec
+from pytest_fairy.plugin.split_durations import SplitDurations
 from pytest_fairy.plugin.xdist_workers import WORKER_LINES_KEY, Workers
 
 # pytest registers the fixtures it finds on the entry-point module: these are imported for that.
@@ -71,6 +72,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if (retries := config.stash[RUN_KEY].fairy.retries) > 0:
         config.pluginmanager.register(Retries(config, retries), "fairy-retries")
     GitHubActions.register(config)
+    SplitDurations.register(config)  # pytest-split's --store-durations, when it is given
     config.stash[WORKERS_KEY] = workers = Workers()
     Workers.register(config)
     config.stash[TERM_KEY] = term = TermAsInterrupt(workers.stop)
