@@ -20,6 +20,7 @@ from pytest_fairy.explore.decisions import (
     RETURN_PREFIX,
     Decision,
     Judgement,
+    NoRecordedDecision,
     Origin,
     Outcome,
     OutcomeKind,
@@ -65,8 +66,9 @@ def interruption(stop: KeyboardInterrupt, steps: int) -> Ending:
 
 def broken(error: FairyError) -> Ending:
     """A seam failed: the run ends inconclusive with what was seen so far, `error` worded as its reason.
-    A lost device or a failing brain is the infrastructure's fault: another try may finish the feature."""
-    infrastructure = isinstance(error, DeviceError | BrainError)
+    A lost device or a failing brain is the infrastructure's fault: another try may finish the feature. A
+    replaying brain without a recorded decision is not: another try replays the same recording."""
+    infrastructure = isinstance(error, DeviceError | BrainError) and not isinstance(error, NoRecordedDecision)
     return Ending(Verdict.INCONCLUSIVE, error.as_reason(), infrastructure=infrastructure)
 
 

@@ -59,6 +59,22 @@ def seconds(*, above_zero: bool = False) -> Parse:
     return parse
 
 
+def limit(unit: str) -> Parse:
+    """A limit in `unit` (days, megabytes): a number, 0 or more, where 0 switches the limit off."""
+
+    def parse(raw: str) -> float:
+        wanted = f"a number of {unit}, 0 or more (0: no limit)"
+        try:
+            value = float(raw.strip())
+        except ValueError:
+            raise Refused(wanted) from None
+        if not 0 <= value < float("inf"):
+            raise Refused(wanted)
+        return value
+
+    return parse
+
+
 def dollars(raw: str) -> float:
     """US dollars, more than 0 (`2.50` or `$2.50`)."""
     try:

@@ -32,11 +32,13 @@ from pytest_fairy.plugin.option_parsers import (
     adb_server,
     choice,
     dollars,
+    limit,
     seconds,
     serial,
     text,
     whole,
 )
+from pytest_fairy.replay.pruning import DEFAULT_MAX_AGE_DAYS, DEFAULT_MAX_MB
 from pytest_fairy.report.policy import ArtifactPolicy
 
 BRAINS = ("offline", "claude", "replay")
@@ -247,6 +249,19 @@ SETTINGS: tuple[Setting, ...] = (
         "decision cache folder: every exploration records its decisions there, and LLM brains "
         "replay them where the screens are unchanged (default: .fairy/cache)",
         text, flag="--fairy-cache", metavar="DIR",
+    ),
+    Setting(
+        "fairy_cache_max_age_days",
+        "at the end of a run, recordings of the decision cache not replayed or written for this many days "
+        f"are removed, never one this run used; 0 keeps them (default {DEFAULT_MAX_AGE_DAYS:g})",
+        limit("days"), DEFAULT_MAX_AGE_DAYS,
+    ),
+    Setting(
+        "fairy_cache_max_mb",
+        "at the end of a run, the decision cache is cut to this many megabytes: superseded versions first, "
+        "then the least recently used items, never one this run used; 0: no limit "
+        f"(default {DEFAULT_MAX_MB:g})",
+        limit("megabytes"), DEFAULT_MAX_MB,
     ),
     Setting(
         "fairy_no_cache",

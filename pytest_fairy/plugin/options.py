@@ -23,6 +23,7 @@ from pytest_fairy.plugin.option_table import (
     DEFAULT_SPEC_PATTERNS,
     read_values,
 )
+from pytest_fairy.replay.pruning import CacheLimits
 from pytest_fairy.replay.settings import ReplaySettings
 from pytest_fairy.report.policy import ArtifactPolicy
 
@@ -169,6 +170,7 @@ def _replay_settings(config: pytest.Config, value: Mapping[str, Any], default_ca
         use_cache=not value["fairy_no_cache"],
         baseline=baseline,
         fail_on_lost_screens=value["fairy_fail_on_lost_screens"],
+        cache_limits=CacheLimits(value["fairy_cache_max_age_days"], value["fairy_cache_max_mb"]),
     )
 
 

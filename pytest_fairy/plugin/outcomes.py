@@ -41,6 +41,9 @@ STATES_PROPERTY = "fairy.states"
 ESCAPES_PROPERTY = "fairy.loops_escaped"
 TOKENS_PROPERTY = "fairy.tokens"  # with an LLM brain only, as is the cost
 COST_PROPERTY = "fairy.cost_usd"
+# LLM calls the item made, whatever the brain (0: all replayed, or a brain that calls none); the decisions it
+# replayed from the decision cache are `fairy.replayed` (replay/provenance.py, beside whose they were).
+LLM_CALLS_PROPERTY = "fairy.llm_calls"
 REPRODUCTION_PROPERTY = "fairy.reproduction"  # an app defect's exported test, when one was written
 
 
@@ -99,6 +102,7 @@ def figure_properties(result: Exploration, reproduction: str | None) -> list[tup
         (STEPS_PROPERTY, result.steps),
         (STATES_PROPERTY, len(result.tree.states)),
         (ESCAPES_PROPERTY, result.escapes),
+        (LLM_CALLS_PROPERTY, result.usage.calls),
     ]
     if result.usage.calls:
         properties.append((TOKENS_PROPERTY, result.usage.total_tokens))
@@ -184,4 +188,3 @@ class InconclusiveReports:
         for report in reports:
             where = shown_nodeid(reporter.config, report.nodeid)
             reporter.write_line(f"INCONCLUSIVE {where} - {inconclusive_reason(report)}", yellow=True)
-

@@ -24,6 +24,7 @@ from pytest_fairy.plugin.options import FairyConfig, read_config
 from pytest_fairy.plugin.outcomes import SUMMARY_PROPERTY, Inconclusive
 from pytest_fairy.plugin.waiting import WaitingLine
 from pytest_fairy.replay.provenance import ReplayProvenance
+from pytest_fairy.replay.pruning import CachePruning
 from pytest_fairy.report.atomic import check_writable
 from pytest_fairy.report.store import SessionStore, new_session_id
 
@@ -53,6 +54,9 @@ class FairyRun:
         )
         provenance = ReplayProvenance(SUMMARY_PROPERTY, replaying, fairy.replay.cache)
         config.pluginmanager.register(provenance, "fairy-replay-provenance")
+        # The decision cache, pruned once at the end of the session by the process that ends last.
+        pruning = CachePruning(fairy.replay.cache, fairy.replay.cache_limits)
+        config.pluginmanager.register(pruning, "fairy-cache-pruning")
         session_id = workerinput[SESSION_INPUT] if workerinput else new_session_id()
         # The worker id from xdist's own handshake, not PYTEST_XDIST_WORKER: a pytest run inside a worker
         # (pytester, a nested suite) inherits that variable without being a worker.

@@ -1,12 +1,15 @@
 """Replay and regression: zero-token reruns on unchanged screens, and feature-tree diffs between builds.
 
 - recording.py: the recorded decisions of one feature (the documented JSON format)
-- cache.py: the folder of recordings, safe for concurrent writers
+- cache.py: the folder of content-addressed recordings, shared and merged by CI machines
+- pruning.py: the cache kept to its age and size limits, at the end of every session
 - brain.py: the caching brain (record / cached / strict replay) around a live brain
 - lookup.py: finding a recorded step, by position on the recorded path, else by screen and progress
+- way.py: when the recorded way to a screen is gone, replay stops instead of exploring anew
 - provenance.py: saying when an item replayed decisions another brain or model made
 - regression.py: the baseline diff of each item, reported and usable as a gate
-- settings.py: what --fairy-cache, --fairy-no-cache, --fairy-baseline and --fairy-fail-on-lost-screens set
+- settings.py: what --fairy-cache, --fairy-no-cache, the cache limits, --fairy-baseline and
+  --fairy-fail-on-lost-screens set
 """
 
 from __future__ import annotations

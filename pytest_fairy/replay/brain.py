@@ -10,7 +10,9 @@ It wraps a live brain (or none, for `--fairy-brain replay`) and keeps one record
   action; a step that is not (the app changed there) goes to the live brain, and from then on steps are
   found by screen - same state, same content, same progress of the feature (`lookup.py`) - so the run
   goes back to replaying wherever it reaches a screen the recording knows. The run is recorded anew,
-  replayed steps included. A changed spec (the feature's digest) replays nothing.
+  replayed steps included. A changed spec (the feature's digest) replays nothing. Where the recording says
+  the way it went is gone (a recorded action now leads past screens it went through, `way.py`), the item
+  ends inconclusive (`WayGone`) rather than the LLM exploring for them; nothing is recorded.
 - `STRICT`: replay only, by position; the first miss raises `NoRecordedDecision`, which ends the item
   inconclusive with "no recorded decision for state X". Nothing is written.
 
@@ -33,13 +35,11 @@ model made than this run's, so the run can say that the model it names was not a
 from __future__ import annotations
 
 import logging
-import time
 import warnings
 from collections import Counter
 from enum import StrEnum
 
 from pytest_fairy.errors import FairyWarning
-from pytest_fairy.explore.action import ActionError, ActionKind
 from pytest_fairy.explore.decisions import (
     Brain,
     Decision,
@@ -54,17 +54,19 @@ from pytest_fairy.explore.decisions import (
 from pytest_fairy.explore.state import StateIdentifier
 from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.screen import Screen
-from pytest_fairy.replay.cache import CacheError, DecisionCache
+from pytest_fairy.replay.cache import CacheError, DecisionCache, now_stamp
 from pytest_fairy.replay.lookup import Progress, RecordedSteps, rebuild
 from pytest_fairy.replay.recording import (
-    RecordedAction,
     RecordedDecision,
     RecordedPlan,
     RecordedStep,
     Recording,
+    maker_of,
+    recorded_decision,
     story_digest,
     target_digest,
 )
+from pytest_fairy.replay.way import WayGone, way_gone
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +122,10 @@ class CachingBrain:
         self._step = -1
         self._here: RecordedStep | None = None
         self._there: RecordedStep | None = None
+        # The recorded step whose action was just replayed on its recorded screen (its index), and why the
+        # recorded way is gone where that action now leads, if it is (`way.py`).
+        self._taken: int | None = None
+        self._gone = ""
 
     def __repr__(self) -> str:
         return f"CachingBrain({self.inner!r}, mode={self.mode.value}, spec={self.spec!r})"
@@ -162,6 +168,7 @@ class CachingBrain:
         there = self._there
         if self.mode is not CacheMode.RECORD:
             if there is None or there.decision is None:
+                self._stop_if_gone(there)
                 self._miss(ctx.state.name, self._unknown(ctx))
             else:
                 replayed = self._replay(there.decision, ctx)
@@ -170,10 +177,11 @@ class CachingBrain:
                     self._replayed_step(here, there)
                     self._show_live(ctx, replayed)
                     self._progress.decided(replayed, ctx.target.feature)
+                    self._taken = self._steps.number(there)
                     return replayed
         decision = self._live_brain().decide(ctx)
         self.decided += 1
-        here.decision = _recorded(decision, ctx.screen)
+        here.decision = recorded_decision(decision, ctx.screen)
         self._progress.decided(decision, ctx.target.feature)
         return decision
 
@@ -183,6 +191,7 @@ class CachingBrain:
         if self.mode is not CacheMode.RECORD:
             done = len(here.judgements)
             if there is None or done >= len(there.judgements):
+                self._stop_if_gone(there)
                 self._miss(ctx.state.name, self._unknown(ctx, what="judgement"))
             else:
                 judgement = there.judgements[done]
@@ -206,6 +215,8 @@ class CachingBrain:
             if self.mode is not CacheMode.RECORD and same and old is not None:
                 text = old.summary
                 self._count_replay(maker_of(old))
+            elif self._gone:
+                text = f"Replay of '{target.feature}' stopped: {self._gone}.\n{story}"
             elif self.inner is None:
                 text = (
                     f"Replayed run of '{target.feature}' (no summary was recorded for this outcome).\n{story}"
@@ -267,6 +278,7 @@ class CachingBrain:
         self._progress = Progress()
         self._visits.clear()
         self._step, self._here, self._there = -1, None, None
+        self._taken, self._gone = None, ""
         self.divergence = ""
         self._new = Recording(
             spec=self.spec,
@@ -274,15 +286,15 @@ class CachingBrain:
             target=target_digest(target),
             brain=self.name,
             model=self.model,
-            recorded=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            recorded=now_stamp(),
         )
         if self.mode is not CacheMode.RECORD:
-            try:
-                self._old = self.cache.load(self.spec, target.feature)
-            except CacheError as exc:
-                if self.mode is CacheMode.STRICT:
-                    raise NoRecordedDecision(f"cannot replay '{target.feature}': {exc}") from exc
-                warnings.warn(CacheWarning(f"decision cache not used: {exc}"), stacklevel=2)
+            loaded = self.cache.load(self.spec, target.feature)
+            if loaded.recording is None and loaded.notes and self.mode is CacheMode.STRICT:
+                raise NoRecordedDecision(f"cannot replay '{target.feature}': {'; '.join(loaded.notes)}")
+            for note in loaded.notes:
+                warnings.warn(CacheWarning(f"decision cache: {note}"), stacklevel=3)
+            self._old = loaded.recording
         if self._old is not None:
             self._steps = RecordedSteps(self._old)
 
@@ -301,6 +313,9 @@ class CachingBrain:
             )  # fmt: skip
             self._new.steps.append(self._here)
             self._there = self._find(self._here)
+            if self._there is None and self._taken is not None:
+                self._gone = way_gone(self._steps.steps, self._taken, self._here)
+            self._taken = None
         return self._here
 
     def _find(self, here: RecordedStep) -> RecordedStep | None:
@@ -338,6 +353,13 @@ class CachingBrain:
             return None
         return rebuilt
 
+    def _stop_if_gone(self, there: RecordedStep | None) -> None:
+        """No recorded decision here, and the recording says the way it went is gone: end the item, saying
+        so, rather than ask the LLM to explore for screens the build no longer has."""
+        if there is None and self._gone:
+            self.divergence = self.divergence or self._gone
+            raise WayGone(self._gone)
+
     def _miss(self, state_name: str, why: str) -> None:
         """Leave the recorded path: strict replay ends here; cached replay decides this call live, finds
         the next steps by screen, and records the run anew."""
@@ -361,7 +383,7 @@ class CachingBrain:
         return self.inner
 
     def _where(self, target: Target) -> str:
-        return str(self.cache.path_for(self.spec, target.feature))
+        return str(self.cache.item_folder(self.spec, target.feature))
 
     def _save(self) -> None:
         # A run that replayed everything leaves the file as it was (a committed cache stays clean); one
@@ -372,21 +394,3 @@ class CachingBrain:
             self.cache.save(self._new)
         except CacheError as exc:
             warnings.warn(CacheWarning(f"decisions not recorded: {exc}"), stacklevel=3)
-
-
-def maker_of(recording: Recording) -> str:
-    """Who made a recording's decisions: its model, else its brain's name."""
-    return recording.model or recording.brain or "an unnamed brain"
-
-
-def _recorded(decision: Decision, screen: Screen) -> RecordedDecision:
-    try:
-        return RecordedDecision.of(decision, screen)
-    except ActionError:
-        # A mark that is not on the screen: kept without a ref, so replaying it is a miss.
-        action = decision.action
-        assert action is not None
-        # Its field unknown, typed text is not kept: it may have been a password.
-        text = None if action.kind is ActionKind.TYPE else action.text
-        kept = RecordedAction(action.kind.value, mark=action.mark, text=text)
-        return RecordedDecision(kept, decision.reasoning, decision.expected, decision.sub_feature)

@@ -100,6 +100,15 @@ class RecordedSteps:
             self._on.setdefault(step.state, []).append(number)
         self._used: set[int] = set()
 
+    @property
+    def steps(self) -> list[RecordedStep]:
+        """The recording's steps, in the order they were taken."""
+        return self._steps
+
+    def number(self, step: RecordedStep) -> int:
+        """`step`'s index among `steps` (the very object)."""
+        return next(n for n, s in enumerate(self._steps) if s is step)
+
     def at(self, key: StepKey) -> RecordedStep | None:
         """The step recorded at this position of the path (state, visit, the action that led there)."""
         number = self._at.get(key)

@@ -10,7 +10,9 @@ exploration summary says whose decisions it replayed, and the end of the run say
     fairy: 1 item replayed decisions made by 'offline', not by 'claude-sonnet-5-5': 'claude-sonnet-5-5' was
     not asked for them (--fairy-no-cache asks it)
 
-The note travels as a user property (`fairy.replayed_from`): into JUnit XML, and to the xdist controller.
+The note travels as a user property (`fairy.replayed_from`): into JUnit XML, and to the xdist controller;
+so does every cached item's count of calls answered from the cache (`fairy.replayed`, also an Allure
+parameter), beside its `fairy.llm_calls`.
 
 Before any item runs, once the items are collected (by the run, or by the first xdist worker), a line says
 which of them hold recordings made by someone else, so that a run with a new model or a broken key is not
@@ -29,10 +31,15 @@ from typing import Any
 
 import pytest
 
-from pytest_fairy.replay.brain import CachingBrain, maker_of
-from pytest_fairy.replay.cache import CacheError, DecisionCache
+from pytest_fairy.replay.brain import CachingBrain
+from pytest_fairy.replay.cache import DecisionCache
+from pytest_fairy.replay.recording import maker_of
+from pytest_fairy.report.allure import add_figures
 
 PROVENANCE_PROPERTY = "fairy.replayed_from"
+# How many of the item's brain calls (plan, decisions, judgements, summary) were answered from the decision
+# cache, beside `fairy.llm_calls`, the ones that went to the LLM.
+REPLAYED_PROPERTY = "fairy.replayed"
 
 
 class ReplayProvenance:
@@ -71,14 +78,19 @@ class ReplayProvenance:
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         report = yield
         brain = getattr(item, "funcargs", {}).get("fairy_brain")
-        note = brain.provenance() if isinstance(brain, CachingBrain) and report.when == "call" else ""
+        if not isinstance(brain, CachingBrain) or report.when != "call":
+            return report
+        # The item's own list: the teardown report (which JUnit XML reads) is made from it later.
+        item.user_properties.append((REPLAYED_PROPERTY, brain.replayed))
+        if getattr(item.config.option, "allure_report_dir", None):
+            add_figures({"replayed": brain.replayed})
+        note = brain.provenance()
         if note:
-            # The item's own list: the teardown report (which JUnit XML reads) is made from it later.
             item.user_properties[:] = [
                 (name, f"{value}; {note}" if name == self.summary_property else value)
                 for name, value in item.user_properties
             ] + [(PROVENANCE_PROPERTY, note)]
-            report.user_properties = list(item.user_properties)
+        report.user_properties = list(item.user_properties)
         return report
 
     @pytest.hookimpl(trylast=True)
@@ -108,10 +120,7 @@ def foreseen_provenance(cache: DecisionCache, nodeids: Sequence[str], maker: str
         spec, _, feature = nodeid.partition("::")
         if not spec.endswith((".yaml", ".yml")) or not feature:
             continue
-        try:
-            recording = cache.load(spec, feature)
-        except CacheError:
-            continue
+        recording = cache.newest(spec, feature)
         if recording is None:
             continue
         others = {step.by or maker_of(recording) for step in recording.steps} - {maker, ""}

@@ -1,6 +1,7 @@
 """A recording: every decision one exploration of one feature took, keyed by where it was taken.
 
-One recording per (spec, feature), stored as one indented JSON document (see docs/replay.md):
+A recording per run of a (spec, feature), each stored as one indented JSON document, a version of the
+item's recording in the decision cache (cache.py; the format: docs/replay.md):
 
     schema, version          "pytest_fairy.decisions", 1
     spec, feature            which item this is (the spec path relative to the rootdir, the feature name)
@@ -31,7 +32,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from pytest_fairy.errors import UsageError
-from pytest_fairy.explore.action import Action, ActionKind
+from pytest_fairy.explore.action import Action, ActionError, ActionKind
 from pytest_fairy.explore.decisions import Assessment, Decision, Judgement, Plan
 from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.explore.recorded_action import RecordedAction
@@ -45,6 +46,10 @@ SCHEMA_VERSION = 1
 
 class RecordingError(UsageError):
     """A recording document that cannot be read (not JSON, another schema or version, malformed)."""
+
+
+class ForeignRecording(RecordingError):
+    """A recording of another version of the format: whole, but not for this pytest_fairy to read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +198,7 @@ class Recording:
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             raise RecordingError(f"{where}: not a decision recording (expected schema {SCHEMA!r})")
         if data.get("version") != SCHEMA_VERSION:
-            raise RecordingError(
+            raise ForeignRecording(
                 f"{where}: recording version {data.get('version')!r} is not supported "
                 f"(this pytest_fairy reads version {SCHEMA_VERSION})"
             )
@@ -267,3 +272,23 @@ def _step_from_dict(raw: dict[str, Any]) -> RecordedStep:
         int(raw.get("step", 0)), decision, judgements, str(raw.get("by", "")),
         str(raw.get("content", "")), str(raw.get("progress", "")),
     )  # fmt: skip
+
+
+def recorded_decision(decision: Decision, screen: Screen) -> RecordedDecision:
+    """`decision` as it is kept; one whose mark is not on the screen is kept without a ref (replaying it is
+    a miss)."""
+    try:
+        return RecordedDecision.of(decision, screen)
+    except ActionError:
+        # A mark that is not on the screen: kept without a ref, so replaying it is a miss.
+        action = decision.action
+        assert action is not None
+        # Its field unknown, typed text is not kept: it may have been a password.
+        text = None if action.kind is ActionKind.TYPE else action.text
+        kept = RecordedAction(action.kind.value, mark=action.mark, text=text)
+        return RecordedDecision(kept, decision.reasoning, decision.expected, decision.sub_feature)
+
+
+def maker_of(recording: Recording) -> str:
+    """Who made a recording's decisions: its model, else its brain's name."""
+    return recording.model or recording.brain or "an unnamed brain"

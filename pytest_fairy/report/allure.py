@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import mimetypes
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -209,11 +209,11 @@ class AllureSink:
             "steps": result.steps,
             "states": len(result.tree.states),
             "loop escapes": result.escapes,
+            "LLM calls": result.usage.calls,
         }
         if result.usage.calls:
             figures |= {"tokens": result.usage.total_tokens, "cost usd": round(result.usage.cost_usd, 4)}
-        for name, value in figures.items():
-            allure.dynamic.parameter(name, value, excluded=True)
+        add_figures(figures)
         if self._failed is not None:
             raise self._failed
 
@@ -277,6 +277,14 @@ class AllureSink:
         if record.usage.calls:
             shown["tokens so far"] = str(record.usage.total_tokens)
         return {name: one_line(value, self.limits.parameter_chars) for name, value in shown.items() if value}
+
+
+def add_figures(figures: Mapping[str, int | float]) -> None:
+    """An item's figures as Allure parameters, excluded from its history id: they change from run to run of
+    the same item. Also for figures the reporter does not know itself (the decisions replayed from the
+    decision cache, which the caching brain counts)."""
+    for name, value in figures.items():
+        allure.dynamic.parameter(name, value, excluded=True)
 
 
 @dataclass

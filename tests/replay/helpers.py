@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pytest_fairy.replay.cache import DecisionCache, read_version
 from tests.claude import answers
 from tests.claude.fake_api import Reply, tool_reply
 from tests.claude.stages import stage_of
@@ -73,7 +75,35 @@ def sessions(project: pytest.Pytester) -> list[Path]:
 
 
 def recordings(project: pytest.Pytester) -> list[Path]:
-    return sorted((project.path / ".fairy" / "cache").rglob("*.json"))
+    """The version of each item's recording a load replays (the newest readable), in item order."""
+    return newest_versions(project.path / ".fairy" / "cache")
+
+
+def newest_versions(root: Path) -> list[Path]:
+    newest = []
+    for folder in sorted({path.parent for path in root.rglob("*.json")}):
+        versions = [read_version(path) for path in folder.glob("*.json")]
+        readable = sorted((v for v in versions if v.recording is not None), key=lambda v: v.order)
+        newest.append(readable[-1].path)
+    return newest
+
+
+def newest_file(cache: DecisionCache, spec: str, feature: str) -> Path:
+    """The file of the version a load of this item replays."""
+    readable = [v for v in cache.versions(spec, feature) if v.recording is not None]
+    return readable[-1].path
+
+
+def edit_newest(
+    cache: DecisionCache, spec: str, feature: str, change: Callable[[dict[str, Any]], None]
+) -> Path:
+    """Edit the item's newest version by hand, in place (its name then no longer is its content's digest,
+    which a load does not mind)."""
+    path = newest_file(cache, spec, feature)
+    document = json.loads(path.read_text(encoding="utf-8"))
+    change(document)
+    path.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    return path
 
 
 def stages(bodies: list[dict[str, Any]]) -> list[str]:

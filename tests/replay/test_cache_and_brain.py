@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import multiprocessing
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,7 @@ from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.explore.target import Target
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.screen import Screen
-from pytest_fairy.replay import CacheError, CacheMode, CacheWarning, CachingBrain, DecisionCache, Recording
+from pytest_fairy.replay import CacheMode, CacheWarning, CachingBrain, DecisionCache, Recording
 from pytest_fairy.replay.recording import (
     RecordedAction,
     RecordedDecision,
@@ -30,7 +29,7 @@ from pytest_fairy.replay.recording import (
     RecordingError,
 )
 from pytest_fairy.spec.model import Oracle, OracleKind
-from tests.replay.helpers import DIALOG_HEAD, FOOD_APP, NOTICE
+from tests.replay.helpers import DIALOG_HEAD, FOOD_APP, NOTICE, newest_file
 from tests.screens import button, screen_of
 
 TARGET = Target(app_name="麦当劳", package="com.mcdonalds.gma.cn", feature="delivery time",
@@ -114,47 +113,6 @@ def test_actions_replay_by_ref_then_by_a_unique_label_never_by_a_stale_number() 
     assert RecordedAction("back").resolve(moved) == Action(ActionKind.BACK)
 
 
-# ------------------------------------------------------------------------------------- the folder
-
-
-def _write(root: str, writer: int, rounds: int) -> None:
-    cache = DecisionCache(Path(root))
-    for n in range(rounds):
-        cache.save(
-            Recording("spec.yaml", "feature", "t", summary=f"writer {writer} round {n}", summary_story="s")
-        )
-
-
-def test_concurrent_writers_leave_one_whole_recording(tmp_path: Path) -> None:
-    context = multiprocessing.get_context("spawn")
-    writers = [context.Process(target=_write, args=(str(tmp_path), w, 15)) for w in range(3)]
-    for p in writers:
-        p.start()
-    for p in writers:
-        p.join(timeout=60)
-        assert p.exitcode == 0
-    (path,) = [p for p in tmp_path.rglob("*.json")]
-    last = DecisionCache(tmp_path).load("spec.yaml", "feature")
-    assert last is not None and last.summary.endswith("round 14")
-    assert not list(tmp_path.rglob("*.tmp"))
-    assert path == DecisionCache(tmp_path).path_for("spec.yaml", "feature")
-
-
-def test_file_names_are_readable_and_never_shared(tmp_path: Path) -> None:
-    cache = DecisionCache(tmp_path)
-    a, b = cache.path_for("s.yaml", "送达 时间"), cache.path_for("s.yaml", "送达_时间")
-    assert a != b and a.name.startswith("送达_时间-") and a.parent.name == "s.yaml"
-
-
-def test_a_broken_recording_is_a_cache_error_naming_the_file(tmp_path: Path) -> None:
-    cache = DecisionCache(tmp_path)
-    path = cache.path_for("s.yaml", "f")
-    path.parent.mkdir(parents=True)
-    path.write_text("{", encoding="utf-8")
-    with pytest.raises(CacheError, match=r"s\.yaml.*not valid JSON.*delete the file"):
-        cache.load("s.yaml", "f")
-
-
 # ------------------------------------------------------------------------------- the brain in the loop
 
 
@@ -224,7 +182,7 @@ def test_cached_mode_replays_what_is_unchanged_and_decides_the_changed_screens(t
     assert explore(changed_app, brain) == (Verdict.PASSED, [True, False, False])
     assert fresh.calls == ["decide 2", "decide 3", "summarize"]
     assert "no recorded decision for state state_productmdslist_" in brain.divergence
-    stored = json.loads(cache.path_for("s.yaml", "delivery time").read_text(encoding="utf-8"))
+    stored = json.loads(newest_file(cache, "s.yaml", "delivery time").read_text(encoding="utf-8"))
     assert [s["step"] for s in stored["steps"]] == [1, 2, 3, 4]
 
 
@@ -243,18 +201,18 @@ def test_record_and_cached_modes_need_a_live_brain(tmp_path: Path) -> None:
         CachingBrain(None, DecisionCache(tmp_path), "s.yaml", CacheMode.CACHED)
 
 
-def test_a_broken_recording_ends_strict_replay_inconclusive_and_is_recorded_over_when_cached(
+def test_a_broken_recording_ends_strict_replay_inconclusive_and_is_recorded_anew_when_cached(
     tmp_path: Path,
 ) -> None:
     cache = DecisionCache(tmp_path)
-    path = cache.path_for("s.yaml", TARGET.feature)
-    path.parent.mkdir(parents=True)
-    path.write_text("{", encoding="utf-8")
+    folder = cache.item_folder("s.yaml", TARGET.feature)
+    folder.mkdir(parents=True)
+    (folder / "0123456789abcdef.json").write_text("{", encoding="utf-8")
     strict = CachingBrain(None, cache, "s.yaml", CacheMode.STRICT)
     result = Explorer(VirtualDevice(FOOD_APP, latency=False), strict).explore(TARGET, MISSION)
     assert result.verdict is Verdict.INCONCLUSIVE and "not valid JSON" in result.reason
 
-    with pytest.warns(CacheWarning, match="decision cache not used: .*not valid JSON"):
+    with pytest.warns(CacheWarning, match="decision cache: .*not valid JSON.*no version of it can be read"):
         verdict, _ = explore(FOOD_APP, CachingBrain(Counting(SCRIPT), cache, "s.yaml", CacheMode.CACHED))
     assert verdict is Verdict.PASSED
-    assert cache.load("s.yaml", TARGET.feature) is not None
+    assert cache.newest("s.yaml", TARGET.feature) is not None

@@ -8,7 +8,6 @@ chosen, the delivery page (`tests/replay/builds.py` changes some of them)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,7 +30,15 @@ from tests.claude import answers
 from tests.claude.fake_api import FakeMessagesAPI, Reply, tool_reply
 from tests.claude.stages import stage_of
 from tests.replay.builds import ASAP_ETA, DIALOG_NOTICE, HOME_HOURS, write_build
-from tests.replay.helpers import FAKE_KEY, FOOD_APP, delivery_time_model, screen_text, stages
+from tests.replay.helpers import (
+    FAKE_KEY,
+    FOOD_APP,
+    delivery_time_model,
+    edit_newest,
+    newest_file,
+    screen_text,
+    stages,
+)
 
 SPEC = "suites/test_food.yaml"
 TARGET = Target(app_name="麦当劳", package="com.mcdonalds.gma.cn", feature="delivery time",
@@ -81,11 +88,8 @@ def rerun(app: Path, cache: DecisionCache, responder: Responder = delivery_time_
     return again, api.bodies
 
 
-def edit_recording(cache: DecisionCache, change: Callable[[dict[str, Any]], None]) -> None:
-    path = cache.path_for(SPEC, TARGET.feature)
-    document = json.loads(path.read_text(encoding="utf-8"))
-    change(document)
-    path.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+def edit_recording(cache: DecisionCache, change: Callable[[dict[str, Any]], None]) -> Path:
+    return edit_newest(cache, SPEC, TARGET.feature, change)
 
 
 def confirm_step(document: dict[str, Any]) -> dict[str, Any]:
@@ -144,8 +148,7 @@ def test_off_the_path_an_element_found_by_its_label_alone_is_not_the_recorded_on
     def move(document: dict[str, Any]) -> None:
         confirm_step(document)["decision"]["action"]["ref"] = "dialog_footer/btn_confirm"
 
-    edit_recording(recorded, move)
-    path = recorded.path_for(SPEC, TARGET.feature)
+    path = edit_recording(recorded, move)
     kept = path.read_text(encoding="utf-8")
     unchanged, bodies = rerun(FOOD_APP, recorded)
     assert unchanged.result.verdict is Verdict.PASSED and bodies == []
@@ -215,8 +218,7 @@ def test_a_step_reached_another_way_is_found_by_screen_but_ends_strict_replay(
     def reached_otherwise(document: dict[str, Any]) -> None:
         confirm_step(document)["after"] = "tap|rg_delivery_time/rb_asap||"
 
-    edit_recording(recorded, reached_otherwise)
-    path = recorded.path_for(SPEC, TARGET.feature)
+    path = edit_recording(recorded, reached_otherwise)
     kept = path.read_text(encoding="utf-8")
     cached, bodies = rerun(FOOD_APP, recorded)
     assert cached.result.verdict is Verdict.PASSED and bodies == [] and cached.replayed == [True] * 3
@@ -243,15 +245,17 @@ def test_a_recording_without_screens_and_progress_replays_on_its_path_only(
             for judgement in step["judgements"]:
                 del judgement["phase_complete"]
 
-    edit_recording(recorded, old_format)
-    path = recorded.path_for(SPEC, TARGET.feature)
+    path = edit_recording(recorded, old_format)
     old = path.read_text(encoding="utf-8")
     unchanged, bodies = rerun(FOOD_APP, recorded)
     assert unchanged.result.verdict is Verdict.PASSED and bodies == []
 
     changed, bodies = rerun(write_build(tmp_path / "eta.yaml", ASAP_ETA), recorded)
     assert stages(bodies) == ["next_action", "next_action", "judge", "summarize"]
-    assert path.read_text(encoding="utf-8") != old and '"progress"' in path.read_text(encoding="utf-8")
+    # Recorded anew: a new version beside the old one, with the screens' content and the feature's progress.
+    newest = newest_file(recorded, SPEC, TARGET.feature)
+    assert newest != path and path.read_text(encoding="utf-8") == old
+    assert '"progress"' in newest.read_text(encoding="utf-8")
 
 
 def test_a_judgement_keeps_whether_its_phase_was_complete() -> None:

@@ -71,9 +71,7 @@ def test_lost_screens_fail_the_item_only_when_asked(project: pytest.Pytester) ->
 
     gated = project.runpytest("--fairy-baseline", "baseline", "--fairy-fail-on-lost-screens")
     gated.assert_outcomes(failed=1)
-    gated.stdout.fnmatch_lines(
-        ["*app defect: 1 screens of the baseline are gone: state_old_01234567*"]
-    )
+    gated.stdout.fnmatch_lines(["*app defect: 1 screens of the baseline are gone: state_old_01234567*"])
 
     (project.path / "test_food.yaml").write_text(spec("lose_screens"), encoding="utf-8")
     by_spec = project.runpytest("--fairy-baseline", "baseline", "--alluredir", "allure")
@@ -96,7 +94,9 @@ def test_a_baseline_is_found_by_app_and_feature_when_the_rootdir_changed_the_ite
         f"--rootdir={project.path.parent}", f"--fairy-baseline={baseline}", f"--fairy-artifacts={elsewhere}"
     )
     result.assert_outcomes(passed=1)
-    result.stdout.fnmatch_lines([f"{project.path.name}/test_food.yaml::delivery time: no change (* screens as in the baseline)"])
+    result.stdout.fnmatch_lines(
+        [f"{project.path.name}/test_food.yaml::delivery time: no change (* screens as in the baseline)"]
+    )
     result.stdout.no_fnmatch_line("*no baseline for this item*")
 
 

@@ -24,10 +24,19 @@ from tests.claude.fake_api import FakeMessagesAPI
 from tests.replay.helpers import FAKE_KEY, FOOD_APP, delivery_time_model, screen_text, stages
 
 SPEC = "suites/test_food.yaml"
-TARGET = Target(app_name="麦当劳", package="com.mcdonalds.gma.cn", feature="delivery time",
-                goal="选择送达时间：在弹窗中选择预约送餐并确定", max_steps=10)
-MISSION = Mission(done_when=(Oracle(kind=OracleKind.VISIBLE, value="送达时间：预约送餐"),
-                             Oracle(kind=OracleKind.NOT_VISIBLE, value="请选择您的送达时间")))
+TARGET = Target(
+    app_name="麦当劳",
+    package="com.mcdonalds.gma.cn",
+    feature="delivery time",
+    goal="选择送达时间：在弹窗中选择预约送餐并确定",
+    max_steps=10,
+)
+MISSION = Mission(
+    done_when=(
+        Oracle(kind=OracleKind.VISIBLE, value="送达时间：预约送餐"),
+        Oracle(kind=OracleKind.NOT_VISIBLE, value="请选择您的送达时间"),
+    )
+)
 # The time slots only show once 预约送餐 is chosen: a build with one more slot changes the third screen
 # of the run (the dialog with 预约送餐 checked) and nothing before it.
 LAST_SLOT = '          - {class: RadioButton, id: rb_slot_1330, text: "13:30", group: slot, value: "13:30"}\n'
@@ -64,7 +73,14 @@ def test_the_first_live_prompt_after_a_changed_screen_lists_the_replayed_transit
     with FakeMessagesAPI(responder=delivery_time_model) as api:
         _, recorded = run(app, cache, api)
         assert recorded.verdict is Verdict.PASSED, recorded.reason
-        assert stages(api.bodies) == ["plan", "next_action", "next_action", "next_action", "judge", "summarize"]
+        assert stages(api.bodies) == [
+            "plan",
+            "next_action",
+            "next_action",
+            "next_action",
+            "judge",
+            "summarize",
+        ]
 
         add_a_time_slot(app)
         api.requests.clear()
@@ -80,8 +96,12 @@ def test_the_first_live_prompt_after_a_changed_screen_lists_the_replayed_transit
     section = first_live.split("Recent steps (oldest first):\n", 1)[1].split("\n\n", 1)[0]
     lines = [line for line in section.splitlines() if line.startswith("- step ")]
     assert len(lines) == 2, section
-    assert re.fullmatch(r"- step 1: tap \[\d+\] 麦乐送 -> new page -> .* \[replayed: tap 麦乐送 .*\]", lines[0])
-    assert re.fullmatch(r"- step 2: tap \[\d+\] 预约送餐 -> new page -> .* \[replayed: tap 预约送餐 .*\]", lines[1])
+    assert re.fullmatch(
+        r"- step 1: tap \[\d+\] 麦乐送 -> new page -> .* \[replayed: tap 麦乐送 .*\]", lines[0]
+    )
+    assert re.fullmatch(
+        r"- step 2: tap \[\d+\] 预约送餐 -> new page -> .* \[replayed: tap 预约送餐 .*\]", lines[1]
+    )
     assert "2 steps taken: 2 new pages found, 2 actions changed something, 0 had no effect" in first_live
     # Told once: the replayed steps are recent transitions, so no milestone repeats them.
     assert "found new page" not in first_live
