@@ -14,7 +14,10 @@ temporary folder. The run sees four screens: home, the delivery-time dialog as i
    the later screens replay again, the judge's included; the summary's story names the changed screen,
    so it is written anew (target: at most 2 calls);
 4. two screens changed (a line in the dialog, on both of its screens);
-5. three screens changed (a line on home too): the plan, made on home, is made anew (target: at most 6).
+5. three screens changed (a line on home too): the plan, made on home, is made anew (target: at most 6);
+6. screen removed (the dialog no longer opens: 麦乐送 leads straight to the delivery page): both dialog
+   screens are gone, as the build-to-build diff says; replay stops there and names them, without a call
+   (target: 0 calls, inconclusive).
 
 Each round starts from an empty cache. The fake server answers after `--latency` seconds (default 0.5,
 a fast real model's answer time; 0 shows the explorer's own time). Wall time is the median over the
@@ -24,32 +27,29 @@ rounds; the ratio column is that run's wall time over the first run's.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import shutil
 import statistics
-import sys
 import tempfile
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from replay_runs import Figures, run, slow
 
-from fairy_virtual import VirtualDevice  # noqa: E402
-from pytest_fairy.brain.claude import ClaudeBrain, ClaudeSettings  # noqa: E402
-from pytest_fairy.brain.claude_api import make_client  # noqa: E402
-from pytest_fairy.explore.explorer import Explorer, Mission  # noqa: E402
-from pytest_fairy.explore.target import Target  # noqa: E402
-from pytest_fairy.replay import CacheMode, CachingBrain, DecisionCache  # noqa: E402
-from pytest_fairy.spec.model import Oracle, OracleKind  # noqa: E402
-from tests.claude.fake_api import FakeMessagesAPI, Reply  # noqa: E402
-from tests.replay.builds import ASAP_ETA, DIALOG_NOTICE, HOME_HOURS, Change, write_build  # noqa: E402
-from tests.replay.helpers import FOOD_APP, delivery_time_model  # noqa: E402
+from pytest_fairy.explore.explorer import Mission
+from pytest_fairy.explore.target import Target
+from pytest_fairy.replay import DecisionCache
+from pytest_fairy.spec.model import Oracle, OracleKind
+from tests.claude.fake_api import FakeMessagesAPI
+from tests.replay.builds import (
+    ASAP_ETA,
+    DIALOG_NOTICE,
+    HOME_HOURS,
+    NO_DIALOG,
+    Change,
+    Replacement,
+    write_build,
+)
+from tests.replay.helpers import FOOD_APP, delivery_time_model
 
-FAKE_KEY = "sk-ant-benchmark-not-a-key"
 TARGET = Target(
     app_name="麦当劳",
     package="com.mcdonalds.gma.cn",
@@ -63,42 +63,22 @@ MISSION = Mission(
         Oracle(kind=OracleKind.NOT_VISIBLE, value="请选择您的送达时间"),
     ]
 )
-RUNS: dict[str, tuple[Change, ...]] = {
+RUNS: dict[str, tuple[Change | Replacement, ...]] = {
     "first run": (),
     "unchanged rerun": (),
     "one screen changed": (ASAP_ETA,),
     "two screens changed": (DIALOG_NOTICE,),
     "three screens changed": (HOME_HOURS, DIALOG_NOTICE),
+    "screen removed": NO_DIALOG,
 }
 # The most LLM calls a rerun may make, where the bench sets a target.
-TARGETS = {"unchanged rerun": 0, "one screen changed": 2, "three screens changed": 6}
+TARGETS = {"unchanged rerun": 0, "one screen changed": 2, "three screens changed": 6, "screen removed": 0}
 
 
-@dataclass(frozen=True)
-class Figures:
-    verdict: str
-    calls: int
-    tokens: int
-    replayed: int
-    seconds: float
-
-
-def run(app: Path, cache: DecisionCache, api: FakeMessagesAPI) -> Figures:
-    settings = ClaudeSettings()
-    claude = ClaudeBrain(settings, client=make_client(settings, api_key=FAKE_KEY, base_url=api.url))
-    brain = CachingBrain(claude, cache, "bench/test_food.yaml", CacheMode.CACHED)
-    started = time.perf_counter()
-    result = Explorer(VirtualDevice(app, latency=False), brain).explore(TARGET, MISSION)
-    seconds = time.perf_counter() - started
-    usage = brain.usage()
-    return Figures(result.verdict.value, usage.calls, usage.total_tokens, brain.replayed, seconds)
-
-
-def slow(latency: float) -> Callable[[dict[str, Any]], Reply]:
-    def answer(request: dict[str, Any]) -> Reply:
-        return dataclasses.replace(delivery_time_model(request), delay=latency)
-
-    return answer
+def food_runs(folder: Path) -> dict[str, Path]:
+    """The app of each run: the food app, or a build of it with the run's changes."""
+    return {name: write_build(folder / f"build-{n}.yaml", *changes) if changes else FOOD_APP
+            for n, (name, changes) in enumerate(RUNS.items())}  # fmt: skip
 
 
 def main() -> None:
@@ -107,21 +87,21 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.5, help="seconds the fake server takes to answer")
     args = parser.parse_args()
     figures: dict[str, list[Figures]] = {name: [] for name in RUNS}
-    with tempfile.TemporaryDirectory() as scratch, FakeMessagesAPI(responder=slow(args.latency)) as api:
+    answer = slow(delivery_time_model, args.latency)
+    with tempfile.TemporaryDirectory() as scratch, FakeMessagesAPI(responder=answer) as api:
         folder = Path(scratch)
-        apps = {name: write_build(folder / f"build-{n}.yaml", *changes) if changes else FOOD_APP
-                for n, (name, changes) in enumerate(RUNS.items())}  # fmt: skip
-        run(FOOD_APP, DecisionCache(folder / "warm-up"), api)  # imports, fonts, SDK client
+        apps = food_runs(folder)
+        run(FOOD_APP, DecisionCache(folder / "warm-up"), api, TARGET, MISSION)  # imports, fonts, SDK client
         for round_number in range(args.rounds):
             recorded = folder / f"round-{round_number}" / "first run"
             for name, app in apps.items():
                 cache = folder / f"round-{round_number}" / name
                 if name != "first run":  # every rerun starts from the first run's recording
                     shutil.copytree(recorded, cache)
-                figures[name].append(run(app, DecisionCache(cache), api))
+                figures[name].append(run(app, DecisionCache(cache), api, TARGET, MISSION))
     first = statistics.median(f.seconds for f in figures["first run"])
     print(
-        f"{'run':<24}{'verdict':<10}{'LLM calls':>10}{'tokens':>10}{'replayed':>10}{'wall s':>9}{'ratio':>7}"
+        f"{'run':<24}{'verdict':<14}{'LLM calls':>10}{'tokens':>10}{'replayed':>10}{'wall s':>9}{'ratio':>7}"
         f"{'target':>12}"
     )
     for name in RUNS:
@@ -130,7 +110,9 @@ def main() -> None:
         counts = f"{f.calls:>10}{f.tokens:>10}{f.replayed:>10}"
         target = TARGETS.get(name)
         verdict = "" if target is None else f"<={target} " + ("met" if f.calls <= target else "NOT met")
-        print(f"{name:<24}{f.verdict:<10}{counts}{wall:>9.3f}{wall / first:>7.2f}{verdict:>12}")
+        print(f"{name:<24}{f.verdict:<14}{counts}{wall:>9.3f}{wall / first:>7.2f}{verdict:>12}")
+    removed = figures["screen removed"][-1]
+    print(f"\nscreen removed: {removed.verdict}: {removed.reason}")
 
 
 if __name__ == "__main__":
