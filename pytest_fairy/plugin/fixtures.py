@@ -24,6 +24,7 @@ from pytest_fairy.plugin.logins import Logins
 from pytest_fairy.plugin.options import FairyConfig
 from pytest_fairy.plugin.outcomes import Inconclusive
 from pytest_fairy.plugin.run import RUN_KEY
+from pytest_fairy.plugin.session_budget import ledger_of
 from pytest_fairy.plugin.sinks import item_sinks
 from pytest_fairy.replay import spec_id
 
@@ -82,10 +83,10 @@ def fairy_brain(request: pytest.FixtureRequest, fairy_config: FairyConfig) -> Br
 
 
 @pytest.fixture(scope="session")
-def fairy_logins(fairy_config: FairyConfig) -> Logins:
+def fairy_logins(fairy_config: FairyConfig, pytestconfig: pytest.Config) -> Logins:
     """The specs' logins: each signs in once per device in the session, and the items of its spec start
-    signed in (`fairy_logins.of(spec)`)."""
-    return Logins(fairy_config)
+    signed in (`fairy_logins.of(spec)`); a login's LLM calls count against --fairy-max-cost."""
+    return Logins(fairy_config, ledger_of(pytestconfig))
 
 
 @pytest.fixture

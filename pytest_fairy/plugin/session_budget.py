@@ -57,10 +57,24 @@ class SessionBudgetSpent(FairyError):
 
 @dataclass(frozen=True, slots=True)
 class Spend:
-    """What the session's items spent so far, and how many items spent anything."""
+    """What the session spent so far, how many items spent anything, and how many specs' logins did."""
 
     dollars: float = 0.0
     items: int = 0
+    logins: int = 0
+
+    def spenders(self) -> str:
+        """`3 items`, `2 items and 1 login`, `1 login`."""
+        parts = (
+            [f"{self.items} item" + ("" if self.items == 1 else "s")] if self.items or not self.logins else []
+        )
+        if self.logins:
+            parts.append(f"{self.logins} login" + ("" if self.logins == 1 else "s"))
+        return " and ".join(parts)
+
+
+# What a login's entries in the ledger are named after, with the spec's file name: `login of test_x.yaml`.
+LOGIN_PREFIX = "login of "
 
 
 class SessionLedger:
@@ -92,8 +106,7 @@ class SessionLedger:
 
     def spent_line(self, spend: Spend) -> str:
         """`session cost budget of $2.00 spent ($2.04 by 17 items)`."""
-        items = f"{spend.items} item" + ("" if spend.items == 1 else "s")
-        return f"session cost budget of ${self.budget:.2f} spent (${spend.dollars:.2f} by {items})"
+        return f"session cost budget of ${self.budget:.2f} spent (${spend.dollars:.2f} by {spend.spenders()})"
 
     def is_spent(self, spend: Spend) -> bool:
         return spend.dollars >= self.budget
@@ -121,8 +134,11 @@ class SessionLedger:
 
 
 def _total(entries: dict[str, dict[str, Any]]) -> Spend:
+    """Every entry's dollars; the items that spent anything (a spec's login spends, but is no item)."""
     spent = [(str(entry.get("item")), float(entry.get("usd", 0))) for entry in entries.values()]
-    return Spend(sum(usd for _, usd in spent), len({item for item, usd in spent if usd > 0}))
+    spenders = {item for item, usd in spent if usd > 0}
+    logins = {item for item in spenders if item.startswith(LOGIN_PREFIX)}
+    return Spend(sum(usd for _, usd in spent), len(spenders - logins), len(logins))
 
 
 LEDGER_KEY = pytest.StashKey[SessionLedger | None]()

@@ -17,6 +17,7 @@ from pytest_fairy.plugin.items import FEATURE_KEY
 from pytest_fairy.plugin.outcomes import COST_PROPERTY, SUMMARY_PROPERTY
 from pytest_fairy.plugin.progress import ProgressSink
 from pytest_fairy.plugin.run import RUN_KEY
+from pytest_fairy.plugin.session_budget import Spend, ledger_of
 from pytest_fairy.plugin.xdist_workers import WORKER_LINES_KEY
 from pytest_fairy.replay.regression import write_diff_summary
 from pytest_fairy.report.allure import AllureSink
@@ -130,8 +131,12 @@ def write_summary(terminalreporter: Any) -> None:
         for line in sorted(lines):
             terminalreporter.write_line(line)
         terminalreporter.write_line(f"steps, screenshots and feature trees: {run.store.folder}")
-    if paid:
-        items = f"{len(paid)} item" + ("" if len(paid) == 1 else "s")
+    items = f"{len(paid)} item" + ("" if len(paid) == 1 else "s")
+    ledger = ledger_of(terminalreporter.config)
+    spend = ledger.spend() if ledger is not None else None
+    if spend is not None and spend.logins:  # logins' calls: on the ledger, in no item's figures
+        cost, items = spend.dollars, Spend(items=len(paid), logins=spend.logins).spenders()
+    if paid or cost > 0:
         budget = run.fairy.max_cost
         terminalreporter.write_line(
             f"session cost: ${cost:.4f} ({items})" + (f", budget ${budget:.2f}" if budget is not None else "")

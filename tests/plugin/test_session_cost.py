@@ -111,6 +111,46 @@ def test_the_budget_holds_across_xdist_workers(project: pytest.Pytester) -> None
     assert sum(entry["usd"] for entry in recorded.values()) == pytest.approx(spent)
 
 
+LOGIN = """
+login:
+  goal: sign in by opening 麦乐送
+  done_when:
+    - visible: 预约送餐
+"""
+
+
+def test_a_logins_calls_spend_from_the_session_budget_and_are_refused_once_it_is_spent(
+    project: pytest.Pytester,
+) -> None:
+    """A login explored by the LLM brain (a goal, no steps) is paid from the same budget as the items."""
+    with_login = spec(1).replace("\nfeatures:", LOGIN + "\nfeatures:")
+    (project.path / "test_food.yaml").write_text(with_login, encoding="utf-8")
+    with FakeMessagesAPI(responder=billed) as api, pytest.MonkeyPatch.context() as env:
+        env.setenv("ANTHROPIC_BASE_URL", api.url)
+        result = project.runpytest("--fairy-no-cache", "-p", "no:xdist", "-rA", "--fairy-max-cost", "10")
+        calls = len(api.bodies)
+        api.requests.clear()
+        spent = project.runpytest("--fairy-no-cache", "-p", "no:xdist", "-rA", "--fairy-max-cost", "0.01")
+        refused = list(api.bodies)
+    assert result.parseoutcomes() == {"passed": 1}
+    ledgers = sorted((project.path / ".fairy" / "sessions").glob("*/cost-ledger.json"))
+    entries = json.loads(ledgers[0].read_text(encoding="utf-8")).values()
+    login = [entry["usd"] for entry in entries if entry["item"] == "login of test_food.yaml"]
+    assert login and login[0] > 0  # the login's calls are on the ledger, apart from the item's
+    assert sum(entry["usd"] for entry in entries) == pytest.approx(calls * STEP_CALL)
+    result.stdout.fnmatch_lines([f"session cost: ${calls * STEP_CALL:.4f} (1 item and 1 login), budget $10.00"])
+    # A budget the login's first call spends: the login stops there and the item is not explored.
+    assert len(refused) == 1
+    assert spent.parseoutcomes() == {"inconclusive": 1}
+    spent.stdout.fnmatch_lines(
+        [
+            "session cost: $0.0200 (1 login), budget $0.01",
+            "INCONCLUSIVE test_food.yaml::delivery 1 - the spec's login did not sign in (0 steps): session cost "
+            "budget of $0.01 spent ($0.02 by 1 login) before step 1",
+        ]
+    )
+
+
 def test_without_a_budget_every_item_is_explored_and_the_summary_says_what_the_session_cost(
     project: pytest.Pytester,
 ) -> None:
