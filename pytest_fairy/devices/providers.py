@@ -245,6 +245,14 @@ class FarmBookings:
                 )
         return NoFarmDevice(device, "", "not a farm of this run")
 
+    def farm_of(self, serial: str) -> str | None:
+        """The farm a booked phone's adb serial came from, with the requirements it was booked by; None for
+        a serial no farm of this process lent."""
+        for booking in self.bookings:
+            if booking.serial == serial:
+                return f"{booking.provider.name} ({booking.entry.requirements})"
+        return None
+
     def describe(self, device: str) -> str:
         for booking in self.bookings:
             if booking.entry.text == device.strip():

@@ -43,8 +43,11 @@ def item_sinks(item: pytest.Item, device: Device, brain: Brain) -> list[StepSink
     allure_dir = getattr(config.option, "allure_report_dir", None)
     if allure_dir:
         spec = item.stash.get(FEATURE_KEY, None)
-        brain_facts = {"brain": brain.name, "model": brain.model or "-"}
-        environment = AllureEnvironment(Path(allure_dir), store.session_id, facts=brain_facts)
+        facts = {"brain": brain.name, "model": brain.model or "-"}
+        farm = run.pool.farms.farm_of(device.serial)
+        if farm is not None:  # a phone booked from a farm: which farm, by what requirements
+            facts["farm"] = farm
+        environment = AllureEnvironment(Path(allure_dir), store.session_id, facts=facts)
         sinks.append(
             AllureSink(
                 spec_name=spec[0].path.name if spec else "",

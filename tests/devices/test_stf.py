@@ -31,6 +31,7 @@ from pytest_fairy.devices.providers import (
 )
 from pytest_fairy.devices.stf import StfProvider
 from pytest_fairy.errors import UsageError
+from pytest_fairy.report.allure_environment import read_properties
 from tests.verdicts import verdict_counts
 
 pytestmark = pytest.mark.wire
@@ -95,8 +96,11 @@ def test_a_run_books_a_phone_that_meets_the_requirements_and_gives_it_back(
 ) -> None:
     old = stf.add_phone("stf-old", FOOD_APP, sdk=28)
     new = stf.add_phone("stf-new", FOOD_APP, sdk=34)
-    result = project.runpytest("food", "-k", "pickup", *farm_args(farm, stf))
+    result = project.runpytest("food", "-k", "pickup", "--alluredir", "allure", *farm_args(farm, stf))
     result.assert_outcomes(passed=1)
+    environment = read_properties(project.path / "allure" / "environment.properties")
+    assert environment["farm"] == f"STF at {stf.url} (sdk>=30)"
+    assert environment["device"].startswith("127.0.0.1:") and "Pixel 7" in environment["device"]
     result.stdout.fnmatch_lines(
         [
             f"fairy: device STF at {stf.url} (sdk>=30; a phone booked per worker) (adb server {farm.address}); *"
