@@ -3,6 +3,7 @@ JSON-RPC error paths, and the `python -m fairy_virtual serve` command line."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import signal
@@ -168,40 +169,35 @@ def test_jsonrpc_selectors_resolve_over_the_dump(rpc: UiautomatorServer) -> None
     assert _call(rpc, "exist", {"text": "麦当劳 1 号店"})["result"] is True
 
 
-def test_serve_command_prints_where_it_listens_and_stops_on_sigterm() -> None:
-    command = [sys.executable, "-m", "fairy_virtual", "serve", "--app", str(FOOD_APP), "--port", "0",
-               "--no-latency", "--serial", "cli"]
+@contextlib.contextmanager
+def served(*options: str) -> Iterator[str]:
+    """`python -m fairy_virtual serve OPTIONS` running; yields the line it prints, then stops it with SIGTERM
+    and checks it exits 0."""
+    command = [sys.executable, "-m", "fairy_virtual", "serve", *options, "--port", "0", "--no-latency"]
     process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
-        line = process.stdout.readline()
+        yield process.stdout.readline()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=10) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_serve_command_prints_where_it_listens_and_stops_on_sigterm() -> None:
+    with served("--app", str(FOOD_APP), "--serial", "cli") as line:
         match = re.search(r"on 127\.0\.0\.1:(\d+); run: adb connect 127\.0\.0\.1:(\d+)", line)
         assert match is not None and match.group(1) == match.group(2), line
         host = Host(int(match.group(1)))
         assert "ro.product.model=" in host.banner
         host.close()
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=10) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
 
 
 def test_serve_command_serves_one_phone_with_several_apps() -> None:
-    command = [sys.executable, "-m", "fairy_virtual", "serve", "--app", str(FOOD_APP), "--app",
-               str(REPO / "example_suites" / "notes"), "--port", "0", "--no-latency"]  # fmt: skip
-    process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
+    with served("--app", str(FOOD_APP), "--app", str(REPO / "example_suites" / "notes")) as line:
         assert "(com.mcdonalds.gma.cn, com.example.notes) on 127.0.0.1:" in line, line
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=10) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
 
 
 def test_serve_command_rejects_a_missing_app() -> None:
