@@ -225,6 +225,8 @@ class StfStandIn:
     adb_keys: dict[str, list[str]] = field(default_factory=dict)
     # How much faster the farm's clock runs than the test's: at 30, STF's 5-minute expiry passes in 10 s.
     speed: float = 1.0
+    # Every address remoteConnect gave, and the phone behind it.
+    lent: dict[str, str] = field(default_factory=dict)
     api: ApiDocument = field(default_factory=ApiDocument)
 
     def __post_init__(self) -> None:
@@ -371,6 +373,7 @@ class StfStandIn:
                 ("127.0.0.1", phone.server.port), lambda: setattr(phone, "last_activity", time.monotonic())
             )
         url = phone.relay.address
+        self.lent[url] = phone.serial
         return 200, {"success": True, "description": "Remote Connect Enabled", "remoteConnectUrl": url}
 
     def _op_remoteDisconnectUserDeviceBySerial(self, user: str, params: dict[str, str], *_: Any) -> Answer:

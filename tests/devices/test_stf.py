@@ -146,6 +146,59 @@ def test_two_workers_book_a_phone_each_and_never_share_one(
     assert len(untouched) == 1 and not any(e.action in ITEM_ACTIONS for e in untouched[0].device.action_log)
 
 
+TIMED_SPAN_CONFTEST = """
+import json, os, time
+import pytest
+
+@pytest.fixture
+def fairy_device(fairy_device):
+    started = time.time()
+    yield fairy_device
+    line = {"serial": fairy_device.serial, "runner": os.environ["FAIRY_RUNNER"],
+            "worker": os.environ.get("PYTEST_XDIST_WORKER", ""), "start": started, "end": time.time()}
+    with open(os.environ["FAIRY_SPANS"], "a", encoding="utf-8") as out:
+        out.write(json.dumps(line) + "\\n")
+"""
+
+
+@pytest.mark.slow
+def test_two_sessions_of_two_workers_share_a_farm_of_three_and_every_item_runs(
+    project: pytest.Pytester, farm: Farm, stf: StfStandIn, tmp_path: Path
+) -> None:
+    """Four workers, three phones: the fourth waits for a phone the other session gives back, and no phone
+    is ever driven by two workers at once."""
+    for n in range(3):
+        stf.add_phone(f"stf-{n}", FOOD_APP)
+    project.makeconftest(TIMED_SPAN_CONFTEST)
+    ini = project.path / "tox.ini"  # pytester's makeini
+    ini.write_text(
+        ini.read_text(encoding="utf-8").replace("fairy_device_wait = 1\n", "fairy_device_wait = 120\n")
+    )
+    spans_file = tmp_path / "spans.jsonl"
+    runners = []
+    for name in ("a", "b"):
+        env = {**os.environ, "FAIRY_SPANS": str(spans_file), "FAIRY_RUNNER": name}
+        args = [sys.executable, "-m", "pytest", "food", "-p", "xdist", "-n", "2", "-p", "no:cacheprovider",
+                *farm_args(farm, stf)]  # fmt: skip
+        runners.append(subprocess.Popen(args, cwd=project.path, env=env, stdout=subprocess.PIPE, text=True))
+    outputs = [runner.communicate(timeout=600)[0] for runner in runners]
+    for output in outputs:
+        assert "4 passed" in output, output[-2000:]
+    spans = [json.loads(line) for line in spans_file.read_text(encoding="utf-8").splitlines()]
+    assert len(spans) == 8
+    for span in spans:  # the phone behind the adb address the worker was lent
+        span["phone"] = stf.lent[span["serial"]]
+    assert len({span["phone"] for span in spans}) == 3  # the fourth worker ran on a phone given back
+    assert len({(span["runner"], span["worker"]) for span in spans}) == 4
+    for one in spans:
+        for other in spans:
+            same_phone = one["phone"] == other["phone"]
+            other_worker = (one["runner"], one["worker"]) != (other["runner"], other["worker"])
+            if same_phone and other_worker:  # one after the other, never at once
+                assert one["end"] <= other["start"] or other["end"] <= one["start"], (one, other)
+    assert stf.booked() == {} and stf.violations == []
+
+
 def test_a_token_stf_refuses_is_a_usage_error_in_one_line(
     project: pytest.Pytester, farm: Farm, stf: StfStandIn, monkeypatch: pytest.MonkeyPatch
 ) -> None:
