@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_fairy.devices.lock import LockTimeout
 from pytest_fairy.devices.protocol import Device
 from pytest_fairy.errors import DeviceError
 from pytest_fairy.explore.briefing import target_of
@@ -58,7 +59,7 @@ def fairy_device(request: pytest.FixtureRequest, fairy_app_model: Path | None) -
     with ExitStack() as held:
         try:
             device = held.enter_context(pool.lease(fairy_app_model, request.node.stash.get(DEVICE_KEY, None)))
-        except DeviceError as exc:
+        except (DeviceError, LockTimeout) as exc:  # gone, or none came free (one that went away stays held)
             if FEATURE_KEY not in request.node.stash:
                 raise
             raise Inconclusive(f"no device for this item: {exc}", infrastructure=True) from None

@@ -183,6 +183,9 @@ class Relay:
 
     def close(self) -> None:
         self.closed.set()
+        # Shut down before closing: a listener closed while a thread waits in accept() goes on accepting.
+        with contextlib.suppress(OSError):
+            self.listener.shutdown(socket.SHUT_RDWR)
         self.listener.close()
         for end in self.sockets:
             with contextlib.suppress(OSError):
@@ -269,6 +272,16 @@ class StfStandIn:
         with self._lock:
             phone = self.phones[serial]
             phone.owner, phone.timeout_ms, phone.last_activity = user, timeout_ms, time.monotonic()
+
+    def drop(self, serial: str) -> None:
+        """The phone drops off the farm (unplugged, its USB hub reset): its adb connection is cut and STF lists
+        it as absent; the booking stays until its owner gives it back or it expires."""
+        with self._lock:
+            phone = self.phones[serial]
+            phone.record.update(present=False, ready=False)
+            if phone.relay is not None:
+                phone.relay.close()
+                phone.relay = None
 
     def booked(self) -> dict[str, str]:
         """serial -> owner of each booked phone."""

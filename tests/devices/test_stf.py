@@ -199,6 +199,47 @@ def test_two_sessions_of_two_workers_share_a_farm_of_three_and_every_item_runs(
     assert stf.booked() == {} and stf.violations == []
 
 
+PAUSE_CONFTEST = """
+import os, pathlib, time
+import pytest
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item):
+    started, dropped = pathlib.Path(os.environ["FAIRY_STARTED"]), pathlib.Path(os.environ["FAIRY_DROPPED"])
+    if not started.exists():  # the first item waits, on its phone, until the phone is gone
+        started.touch()
+        deadline = time.monotonic() + 60
+        while not dropped.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+"""
+
+
+@pytest.mark.slow
+def test_a_phone_dropping_off_the_farm_mid_item_ends_it_inconclusive_and_its_booking_is_given_back(
+    project: pytest.Pytester, farm: Farm, stf: StfStandIn, tmp_path: Path
+) -> None:
+    stf.add_phone("stf-1", FOOD_APP)
+    project.makeconftest(PAUSE_CONFTEST)
+    started, dropped = tmp_path / "started", tmp_path / "dropped"
+    env = {**os.environ, "FAIRY_STARTED": str(started), "FAIRY_DROPPED": str(dropped)}
+    args = [sys.executable, "-m", "pytest", "food", "-k", "pickup or time", "-p", "no:xdist", "-rA",
+            *farm_args(farm, stf)]  # fmt: skip
+    runner = subprocess.Popen(args, cwd=project.path, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert wait_for(started.exists, 120)
+        stf.drop("stf-1")
+        dropped.touch()
+        output = runner.communicate(timeout=300)[0]
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+    assert "2 inconclusive" in output, output[-3000:]
+    assert "INCONCLUSIVE food/test_food.yaml::store pickup - no device for this item: " in output
+    assert stf.booked() == {}  # given back at the end, though the phone is gone
+    assert "DELETE /api/v1/user/devices/stf-1 200" in calls(stf)
+    assert stf.violations == []
+
+
 def test_a_token_stf_refuses_is_a_usage_error_in_one_line(
     project: pytest.Pytester, farm: Farm, stf: StfStandIn, monkeypatch: pytest.MonkeyPatch
 ) -> None:
