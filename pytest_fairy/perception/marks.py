@@ -9,6 +9,10 @@ frame and the button filling it, nested lists, a page-wide clickable wrapper. `o
 takes the actionable views of one layer (`actionable.actionable`, not hidden by a layer above) and drops
 those that are no control of their own, each by a named rule:
 
+- `under_bar` (`covered.py`): a view in a list whose centre is under a bar the window draws later over the
+  list's edge (a toolbar, a search box, a bottom navigation bar, a mini player): a person sees the bar
+  there and a tap lands on it. The bar hides only where it draws (a view in it that is clickable or says
+  something), never by its bare container bounds;
 - `page_wrapper`: a clickable view spanning its window, naming nothing itself, with marks inside it;
 - `dialog_panel`: a dialog's, sheet's or popup's clickable panel, naming nothing itself, holding every
   other mark of its layer (set clickable so that a tap on its padding does not fall through);
@@ -25,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from pytest_fairy.perception.covered import BarCover
 from pytest_fairy.perception.hierarchy import Bounds, Node
 from pytest_fairy.perception.layers import Layer, LayerKind
 from pytest_fairy.perception.reading import UNMEASURED, node_label
@@ -67,11 +72,13 @@ def one_mark_per_control(layer: Layer, nodes: list[Node]) -> list[Node]:
     """`nodes` (the actionable views of `layer` a tap reaches) less the ones that are no control of their
     own (the module doc), in their order. A toggle row takes its control's state (`toggle_row`)."""
     candidates = {id(node) for node in nodes}
+    bars = BarCover(layer)
     kept = [
         node
         for node in nodes
         if not (
-            page_wrapper(node, layer, nodes)
+            bars.under_bar(node)
+            or page_wrapper(node, layer, nodes)
             or dialog_panel(node, layer, nodes)
             or sliver(node, layer)
             or wraps_disabled(node, candidates)
