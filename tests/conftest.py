@@ -23,10 +23,11 @@ def hermetic_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(scope="session")
-def adb_server() -> Iterator[AdbServer]:
+def adb_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AdbServer]:
     """A private adb server (the real binary from the adbutils wheel) on a free port, never 5037, for
-    this session or xdist worker; killed at the end. Shared by the wire and the device tests."""
-    server = AdbServer(adb_binary(), free_port())
+    this session or xdist worker; killed at the end. Shared by the wire and the device tests. It runs with
+    HOME in a folder of its own, so its key pair (`adb_server.public_key`) is known and never the user's."""
+    server = AdbServer(adb_binary(), free_port(), home=tmp_path_factory.mktemp("adb-home"))
     started = server.run("start-server")
     if started.returncode != 0:
         pytest.fail(f"adb start-server on port {server.port} failed: {started.stderr}")

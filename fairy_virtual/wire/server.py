@@ -5,6 +5,9 @@
 
 Threads: one accepting, one per host connection, one per open stream; :meth:`WireServer.stop` closes the
 connections and joins them all.
+
+Given `authorized_keys`, the device lets in only adb servers holding one of those keys, as a phone with USB
+debugging does (fairy_virtual/wire/auth.py); without, any host is let in at once.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import TracebackType
 
+from fairy_virtual.wire.auth import AuthorizedKeys, KeyRing
 from fairy_virtual.wire.services import banner, resolver
 from fairy_virtual.wire.system import AndroidSystem, WiredDevice
 from fairy_virtual.wire.transport import AdbdConnection
@@ -43,9 +47,12 @@ class WireServer:
         host: str = DEFAULT_HOST,
         port: int = 0,
         system: AndroidSystem | None = None,
+        authorized_keys: AuthorizedKeys | None = None,
     ) -> None:
         # `system`: the phone's own state (clipboard, settings, files) when this is its adbd come back.
         self.system = system or AndroidSystem(device)
+        # `authorized_keys`: adb public keys (adbkey.pub lines), or a callable giving those authorized now.
+        self.keys = KeyRing(authorized_keys) if authorized_keys is not None else None
         self.host = host
         self._requested_port = port
         self._listener: socket.socket | None = None
@@ -152,7 +159,9 @@ class WireServer:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             self._count += 1
             name = f"wire:{port}:conn{self._count}"
-            connection = AdbdConnection(sock, banner(self.system.device.properties), resolve, name)
+            connection = AdbdConnection(
+                sock, banner(self.system.device.properties), resolve, name, keys=self.keys
+            )
             thread = threading.Thread(
                 target=self._serve_connection, args=(connection, sock), name=name, daemon=True
             )
@@ -171,9 +180,15 @@ class WireServer:
 
 
 @contextmanager
-def serve(device: WiredDevice, *, host: str = DEFAULT_HOST, port: int = 0) -> Iterator[int]:
+def serve(
+    device: WiredDevice,
+    *,
+    host: str = DEFAULT_HOST,
+    port: int = 0,
+    authorized_keys: AuthorizedKeys | None = None,
+) -> Iterator[int]:
     """Serve `device` over adbd for the `with` block; yields the port to `adb connect 127.0.0.1:PORT`."""
-    server = WireServer(device, host=host, port=port)
+    server = WireServer(device, host=host, port=port, authorized_keys=authorized_keys)
     server.start()
     try:
         yield server.port

@@ -3,7 +3,8 @@
 Each OPEN from the host becomes a :class:`Stream` served by its own thread, so a long-lived stream (the
 uiautomator server's `app_process` shell) never blocks the short ones u2 opens per call. A stream has one
 unacknowledged WRTE at a time in each direction, as adbd does; every host WRTE is answered with OKAY at once
-and buffered.
+and buffered. A connection given a :class:`KeyRing` authenticates the host first (fairy_virtual/wire/auth.py)
+and opens no stream before it succeeded.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import socket
 import threading
 from collections.abc import Callable
 
+from fairy_virtual.wire.auth import AuthKind, KeyRing, fingerprint, new_token
 from fairy_virtual.wire.packets import (
     DEVICE_MAX_PAYLOAD,
     PROTOCOL_VERSION,
@@ -144,11 +146,22 @@ ServiceResolver = Callable[[str], ServiceHandler | None]
 class AdbdConnection:
     """Serves one host connection until it closes or :meth:`close` is called."""
 
-    def __init__(self, sock: socket.socket, banner: str, resolve: ServiceResolver, name: str) -> None:
+    def __init__(
+        self,
+        sock: socket.socket,
+        banner: str,
+        resolve: ServiceResolver,
+        name: str,
+        keys: KeyRing | None = None,
+    ) -> None:
         self._sock = sock
         self._banner = banner.encode()
         self._resolve = resolve
         self.name = name
+        # With keys, the host must authenticate before anything is served; without, it is let in at once.
+        self._keys = keys
+        self.authenticated = keys is None
+        self._token = b""
         self.max_payload = DEVICE_MAX_PAYLOAD
         self._send_lock = threading.Lock()
         self._lock = threading.Lock()
@@ -192,7 +205,16 @@ class AdbdConnection:
             case Command.CNXN:
                 # The host's maxdata bounds our WRTE payloads; older hosts announce 4096.
                 self.max_payload = max(1, min(DEVICE_MAX_PAYLOAD, packet.arg1))
-                self.send(Packet(Command.CNXN, PROTOCOL_VERSION, DEVICE_MAX_PAYLOAD, self._banner))
+                if self.authenticated:
+                    self._connected()
+                else:
+                    self._challenge()
+            case Command.AUTH:
+                self._authenticate(packet)
+            case Command.OPEN if not self.authenticated:
+                # adbd serves nothing to a host it has not let in; the host is told the stream is refused.
+                log.info("%s: refusing service before authentication", self.name)
+                self.send(Packet(Command.CLSE, 0, packet.arg0))
             case Command.OPEN:
                 self._open(packet.arg0, packet.payload.rstrip(b"\0").decode("utf-8", "replace"))
             case Command.OKAY:
@@ -208,8 +230,46 @@ class AdbdConnection:
                     self.forget(stream)
                     stream._remote_close()
             case _:
-                # AUTH/STLS/SYNC are never needed: we do not ask for them, so a host does not send them.
+                # STLS/SYNC are never needed: we do not ask for them, so a host does not send them.
                 log.debug("%s: ignoring %s", self.name, packet.command.name)
+
+    def _connected(self) -> None:
+        self.send(Packet(Command.CNXN, PROTOCOL_VERSION, DEVICE_MAX_PAYLOAD, self._banner))
+
+    def _challenge(self) -> None:
+        """A new token for the host to sign: after its CNXN, and after each signature that did not verify."""
+        self._token = new_token()
+        self.send(Packet(Command.AUTH, AuthKind.TOKEN, 0, self._token))
+
+    def _authenticate(self, packet: Packet) -> None:
+        """The host's answer to our token: a signature, or (out of keys that sign) its public key."""
+        if self._keys is None or self.authenticated or not self._token:
+            log.debug("%s: ignoring AUTH %d: no authentication under way", self.name, packet.arg0)
+            return
+        if packet.arg0 == AuthKind.SIGNATURE:
+            if self._keys.signed_by_one(self._token, packet.payload):
+                log.info("%s: host authenticated by signature", self.name)
+                self._let_in()
+            else:
+                log.debug("%s: signature does not verify against an authorized key", self.name)
+                self._challenge()
+        elif packet.arg0 == AuthKind.RSAPUBLICKEY:
+            shown = fingerprint(packet.payload.split(b"\0", 1)[0].decode("ascii", "replace"))
+            if self._keys.allows(packet.payload):
+                log.info("%s: host authenticated by its public key %s", self.name, shown)
+                self._let_in()
+            else:
+                # As a phone whose owner never allows the key: the host lists the device as unauthorized.
+                log.info(
+                    "%s: host key %s is not authorized; the connection stays unauthorized", self.name, shown
+                )
+        else:
+            log.debug("%s: ignoring AUTH %d from the host", self.name, packet.arg0)
+
+    def _let_in(self) -> None:
+        self.authenticated = True
+        self._token = b""
+        self._connected()
 
     def _stream(self, local_id: int) -> Stream | None:
         with self._lock:

@@ -177,6 +177,9 @@ class StfProvider:
             self.booked[url] = serial
             client = self.adb.client(CONNECT_SECONDS)
             client.connect(url, timeout=CONNECT_SECONDS)
+            # Waited out, `unauthorized` included: STF's remote-connect port (adbkit's tcpusb bridge) answers
+            # the host's signature with a new token and lets it in once it has checked the public key adb
+            # sends next, so adb lists a phone STF accepts as unauthorized for a moment.
             state = _wait_for_device(client, url)
             if state != "device":
                 raise DeviceError(
@@ -184,8 +187,10 @@ class StfProvider:
                     f"connect STF phone {serial}",
                     f"adb lists it as {state or 'absent'}"
                     + (
-                        ": STF did not accept this adb server's key (add ~/.android/adbkey.pub of the host "
-                        "that runs it in STF: Settings > Keys > ADB Keys)"
+                        f": STF does not know the key the adb server at {self.adb} signs with (this run "
+                        "registered $HOME/.android/adbkey.pub of its own user; a server started by another "
+                        "user or on another host has its own): add that server's adbkey.pub in STF: "
+                        "Settings > Keys > ADB Keys"
                         if state == "unauthorized"
                         else ""
                     ),

@@ -10,7 +10,9 @@ A real STF needs RethinkDB and a provider with USB phones; this serves its REST 
   else 403; a booking's `timeout` (ms) frees the phone after that long without adb traffic (the device's
   group plugin, reset by the remote-connect proxy's `userActivity`); only its owner may connect or free it;
 - `remoteConnect` opens a TCP proxy in front of a virtual phone's adbd (`WireServer`), as STF's provider
-  does, and answers its address as `remoteConnectUrl`: the real `adb connect` reaches the virtual phone.
+  does, and answers its address as `remoteConnectUrl`: the real `adb connect` reaches the virtual phone;
+- a phone's adbd lets in only an adb server whose key its owner registered (`POST /user/adbPublicKeys`), as
+  STF's remote-connect port checks the booking user's keys: any other adb server lists it `unauthorized`.
 """
 
 from __future__ import annotations
@@ -260,7 +262,8 @@ class StfStandIn:
         """A phone with the app `app` installed, or with each of several apps (a `VirtualPhone`)."""
         apps = [app] if isinstance(app, Path) else list(app)
         several = VirtualPhone(apps, serial=serial, latency=False) if len(apps) > 1 else None
-        server = WireServer(several or VirtualDevice(apps[0], serial=serial, latency=False))
+        device = several or VirtualDevice(apps[0], serial=serial, latency=False)
+        server = WireServer(device, authorized_keys=lambda: self._owner_keys(serial))
         server.start()
         record = {"serial": serial, "abi": abi, "sdk": str(sdk), "present": True, "ready": True,
                   "model": "Pixel 7", "manufacturer": "Google", "version": "14", "product": "panther"}  # fmt: skip
@@ -282,6 +285,13 @@ class StfStandIn:
             if phone.relay is not None:
                 phone.relay.close()
                 phone.relay = None
+
+    def _owner_keys(self, serial: str) -> list[str]:
+        """The adb keys the phone's adbd lets in now: those its current owner registered; none while free."""
+        with self._lock:
+            phone = self.phones.get(serial)
+            owner = phone.owner if phone is not None else None
+            return list(self.adb_keys.get(owner, [])) if owner is not None else []
 
     def booked(self) -> dict[str, str]:
         """serial -> owner of each booked phone."""

@@ -2,7 +2,9 @@
 
 The farm is `StfStandIn` (tests/devices/stf_standin.py): every request is checked against STF's swagger
 document, bookings follow STF's rules, and `remoteConnect` puts a virtual phone behind a proxy that the
-real `adb connect` reaches, through the private adb server of these tests.
+real `adb connect` reaches, through the private adb server of these tests. A phone lets that server in only
+when the booking user registered its key: a run registers `$HOME/.android/adbkey.pub`, so HOME holds the
+server's real key (`adb_server.public_key`), but where a test says otherwise.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from pathlib import Path
 import pytest
 from device_helpers import FOOD_APP, Farm
 from stf_standin import OTHER_TOKEN, TOKEN, USER, StfStandIn
+from wire.wire_helpers import AdbServer
 
+from pytest_fairy.devices import stf as stf_provider
 from pytest_fairy.devices.providers import (
     FarmBookings,
     NoFarmDevice,
@@ -37,7 +41,6 @@ from tests.verdicts import verdict_counts
 pytestmark = pytest.mark.wire
 
 REPO = Path(__file__).resolve().parents[2]
-ADB_KEY = "QAAAAFakeKeyForTheStandIn= ci@runner"
 ITEM_ACTIONS = {"dump", "screenshot", "tap", "long_tap", "swipe", "type_text", "press", "launch", "stop"}
 SPAN_CONFTEST = """
 import json, os
@@ -61,17 +64,32 @@ def stf() -> Iterator[StfStandIn]:
         standin.stop()
 
 
+def home_with_key(home: Path, key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """HOME at `home`, with `key` where adb keeps its public key: the key a run registers in STF."""
+    (home / ".android").mkdir(parents=True, exist_ok=True)
+    (home / ".android" / "adbkey.pub").write_text(key + "\n", encoding="utf-8")
+    monkeypatch.setenv("HOME", str(home))
+
+
 @pytest.fixture
-def project(pytester: pytest.Pytester, lock_dir: Path, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
-    """The food suite, one second to find a phone, and the adb key where adb keeps it ($HOME/.android)."""
+def adb_home(adb_server: AdbServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """This process's HOME holds the tests' adb server's key, for the provider driven directly."""
+    home_with_key(tmp_path / "home", adb_server.public_key, monkeypatch)
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def project(
+    pytester: pytest.Pytester, lock_dir: Path, adb_server: AdbServer, monkeypatch: pytest.MonkeyPatch
+) -> pytest.Pytester:
+    """The food suite, one second to find a phone, and the adb server's key where adb keeps it
+    ($HOME/.android): the run registers the key the phones then check."""
     shutil.copytree(REPO / "example_suites" / "food", pytester.path / "food")
     pytester.makeini(
         f"[pytest]\nfairy_artifacts = .fairy\nfairy_lock_dir = {lock_dir}\nfairy_device_wait = 1\n"
         "filterwarnings = ignore::pytest.PytestAssertRewriteWarning\n"
     )
-    monkeypatch.setenv("HOME", str(pytester.path))
-    (pytester.path / ".android").mkdir()
-    (pytester.path / ".android" / "adbkey.pub").write_text(ADB_KEY + "\n", encoding="utf-8")
+    home_with_key(pytester.path, adb_server.public_key, monkeypatch)
     monkeypatch.setenv("STF_TOKEN", TOKEN)
     return pytester
 
@@ -108,7 +126,7 @@ def test_a_run_books_a_phone_that_meets_the_requirements_and_gives_it_back(
     )
     assert stf.violations == []
     assert stf.booked() == {}  # given back
-    assert stf.adb_keys == {USER: [ADB_KEY]}  # the key adb authenticates with, sent before connecting
+    assert stf.adb_keys == {USER: [farm.adb.public_key]}  # the key adb signs with, sent before connecting
     booked = [r for r in stf.requests if (r.method, r.path) == ("POST", "/api/v1/user/devices")]
     assert [r.body for r in booked] == [{"serial": "stf-new", "timeout": 300_000}]  # with STF's expiry
     flow = [c for c in calls(stf) if not c.startswith("GET /api/v1/devices")]
@@ -237,6 +255,35 @@ def test_a_phone_dropping_off_the_farm_mid_item_ends_it_inconclusive_and_its_boo
     assert "INCONCLUSIVE food/test_food.yaml::store pickup - no device for this item: " in output
     assert stf.booked() == {}  # given back at the end, though the phone is gone
     assert "DELETE /api/v1/user/devices/stf-1 200" in calls(stf)
+    assert stf.violations == []
+
+
+def test_a_run_whose_adb_key_is_not_the_adb_servers_finds_the_phone_unauthorized_and_gives_it_back(
+    project: pytest.Pytester, farm: Farm, stf: StfStandIn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run registers $HOME/.android/adbkey.pub, but the adb server signs with another key (it runs as
+    another user, say): the phone's adbd does not let it in, adb lists the phone `unauthorized`, the item
+    is inconclusive saying which key to add where, and the booking is given back."""
+    stf.add_phone("stf-1", FOOD_APP)
+    not_the_servers = farm.adb.keygen(tmp_path / "adbkey")
+    home_with_key(project.path, not_the_servers, monkeypatch)
+    monkeypatch.setattr(stf_provider, "CONNECT_SECONDS", 3.0)  # how long adb may list it unauthorized
+    result = project.runpytest("food", "-k", "pickup", *farm_args(farm, stf))
+    assert verdict_counts(result) == {"passed": 0, "failed": 0, "inconclusive": 1}
+    [url] = stf.lent
+    result.stdout.fnmatch_lines(
+        [
+            f"INCONCLUSIVE food/test_food.yaml::store pickup - no device for this item: device {url}: connect STF "
+            f"phone stf-1: adb lists it as unauthorized: STF does not know the key the adb server at "
+            f"{farm.address} signs with (this run registered $HOME/.android/adbkey.pub of its own user; a "
+            "server started by another user or on another host has its own): add that server's adbkey.pub in "
+            "STF: Settings > Keys > ADB Keys"
+        ]
+    )
+    assert stf.adb_keys == {USER: [not_the_servers]}
+    assert stf.booked() == {}  # given back
+    assert "DELETE /api/v1/user/devices/stf-1 200" in calls(stf)
+    assert not adb_lists(farm, url)  # and disconnected
     assert stf.violations == []
 
 
@@ -382,7 +429,7 @@ def provider(farm: Farm, stf: StfStandIn, token: str = TOKEN, **limits: float) -
     return StfProvider(entry, token, farm.address, **limits)  # type: ignore[arg-type]
 
 
-def test_a_booking_left_by_a_killed_runner_expires(farm: Farm, stf: StfStandIn) -> None:
+def test_a_booking_left_by_a_killed_runner_expires(farm: Farm, stf: StfStandIn, adb_home: Path) -> None:
     stf.add_phone("stf-1", FOOD_APP)
     killed = provider(farm, stf, booking_seconds=1.0)
     serial = killed.book(Requirements(), timeout=1)
@@ -397,7 +444,7 @@ def test_a_booking_left_by_a_killed_runner_expires(farm: Farm, stf: StfStandIn) 
     assert stf.violations == []
 
 
-def test_keep_alive_keeps_an_idle_booking(farm: Farm, stf: StfStandIn) -> None:
+def test_keep_alive_keeps_an_idle_booking(farm: Farm, stf: StfStandIn, adb_home: Path) -> None:
     stf.add_phone("stf-1", FOOD_APP)
     bookings = FarmBookings.of((f"stf+{stf.url}",), lambda entry: provider(farm, stf, booking_seconds=1.0))
     bookings.keep_alive_seconds = 0.2
@@ -411,7 +458,7 @@ def test_keep_alive_keeps_an_idle_booking(farm: Farm, stf: StfStandIn) -> None:
 
 
 def test_a_phone_someone_else_booked_meanwhile_is_refused_and_the_next_one_taken(
-    farm: Farm, stf: StfStandIn
+    farm: Farm, stf: StfStandIn, adb_home: Path
 ) -> None:
     stf.add_phone("stf-1", FOOD_APP)
     stf.add_phone("stf-2", FOOD_APP)
@@ -423,7 +470,7 @@ def test_a_phone_someone_else_booked_meanwhile_is_refused_and_the_next_one_taken
         other.book(Requirements((Requirement("serial", "=", "stf-1"),)), timeout=0)
 
 
-def test_an_entry_without_a_phone_asks_the_farm_again_at_a_later_item(farm: Farm, stf: StfStandIn) -> None:
+def test_an_entry_without_a_phone_asks_the_farm_again_at_a_later_item(farm: Farm, stf: StfStandIn, adb_home: Path) -> None:
     """No phone was free at session start; one comes free later: a later item books it, without waiting,
     and not before `rebook_seconds` since the last attempt."""
     stf.add_phone("stf-1", FOOD_APP)

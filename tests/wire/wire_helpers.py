@@ -43,20 +43,39 @@ def free_port() -> int:
 
 @dataclass
 class AdbServer:
-    """A private adb server on its own port."""
+    """A private adb server on its own port. Given `home`, every adb command runs with HOME there, so the
+    server (started by the first command, or restarted by a later one) authenticates with the key pair in
+    `home/.android/adbkey{,.pub}`, created at its first start, and with no vendor key of the machine."""
 
     binary: str
     port: int
+    home: Path | None = None
 
     def run(self, *args: str, serial: str | None = None) -> subprocess.CompletedProcess[str]:
         command = [self.binary, "-P", str(self.port), *(["-s", serial] if serial else []), *args]
         env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(self.port)}
+        if self.home is not None:
+            env["HOME"] = str(self.home)
+            env.pop("ADB_VENDOR_KEYS", None)
         return subprocess.run(command, capture_output=True, text=True, timeout=ADB_TIMEOUT,
                               stdin=subprocess.DEVNULL, env=env)
 
     @property
     def client(self) -> adbutils.AdbClient:
         return adbutils.AdbClient(host="127.0.0.1", port=self.port)
+
+    @property
+    def public_key(self) -> str:
+        """The public key the server authenticates with, as adb wrote it (`BASE64 user@host`)."""
+        if self.home is None:
+            raise AssertionError("an adb server without a home of its own: its key is the machine's")
+        return (self.home / ".android" / "adbkey.pub").read_text(encoding="utf-8").strip()
+
+    def keygen(self, path: Path) -> str:
+        """A new key pair at `path` and `path`.pub, made by adb itself; returns the public key."""
+        made = self.run("keygen", str(path))
+        assert made.returncode == 0, made.stdout + made.stderr
+        return path.with_name(path.name + ".pub").read_text(encoding="utf-8").strip()
 
 
 @dataclass
