@@ -10,7 +10,7 @@ toggles that only change the page (`toggles`); walks back steer by these counts.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from pytest_fairy.brain.candidates import Candidate
 from pytest_fairy.explore.action import ActionKind
@@ -55,6 +55,11 @@ class Frontier:
         if candidate.action.kind is ActionKind.TYPE:
             # A field filled: the page's submit buttons may do something new now.
             self._reopen(state, set(self._submits[state]))
+
+    def option_chosen(self, state: str, worth: Callable[[str], bool]) -> None:
+        """A switch, box or option of the page's form was set: its submit buttons that are `worth` another
+        try (by key) may do something new."""
+        self._reopen(state, {key for key in self._submits[state] if worth(key)})
 
     def spend(self, state: str, keys: Iterable[str]) -> None:
         """Count `keys` as tried on `state` without trying them (a dialog closed, a loop cut short)."""

@@ -90,13 +90,16 @@ class OfflineBrain:
         self._frontier.count(state, len(leading), len(untried) - len(leading))
         if leading:
             return self._try(state, best(leading), ctx, candidates)
-        if self._open and self._spread.back_untried(state) and not outside:
-            # Back is one of this page's actions too, and an untried one is a way not yet taken.
-            self._spread.backed(state)
-            return self._chose(
-                state, Action(ActionKind.BACK), "back|", "", "every element here tried: go back"
-            )
+        if self._open and state != self._root and self._spread.back_untried(state) and not outside:
+            return self._back_untried(state)
         return self._elsewhere(ctx, untried, candidates)
+
+    def _back_untried(self, state: str) -> Decision:
+        """Back is one of a page's actions too, and an untried one is a way not yet taken. The start
+        page's leaves the app (and what the app keeps in memory): it waits for every other page's work."""
+        self._spread.backed(state)
+        self._walk.found_work()  # a way not yet taken: walks may go on
+        return self._chose(state, Action(ActionKind.BACK), "back|", "", "every element here tried: go back")
 
     def _first_tier(self, untried: list[Candidate], labels: dict[str, str]) -> list[Candidate]:
         """An open exploration's next candidates: the lowest tier of the untried (`open_exploration.Tier`)."""
@@ -140,6 +143,12 @@ class OfflineBrain:
         if untried:
             return self._try(state, best(untried), ctx, candidates)
         walk = self._walk_to(ctx, self._frontier.toggles)  # second pass: toggles left on other pages
+        if walk is None and self._open:
+            walk = self._walk_to(ctx, self._walk.inside(self._spread.unbacked()))  # Back left to take
+        if walk is None and self._open:
+            walk = self._walk_to(ctx, self._spread.stale())  # screens that may show the data changed since
+        if walk is None and self._open and self._spread.back_untried(state):
+            return self._back_untried(state)
         return walk if walk is not None else self._leave(ctx)
 
     def _fresh(self, state: str, candidate: Candidate, label: str) -> bool:
@@ -184,6 +193,10 @@ class OfflineBrain:
             self._samples.tried(best.ref, target.label)
         if best.action.kind is ActionKind.TYPE:
             self._filled_here.add(best.key)
+        if self._open and best.toggle:
+            # Another choice on the form: a submit that led to another page may lead to a new one (the
+            # booking for 外科); one that stayed (add to cart) would only stay again.
+            self._frontier.option_chosen(state, lambda key: self._walk.leads_away(state, key))
         return self._chose(state, best.action, best.key, best.ref, best.why, ctx.plan.root)
 
     def _unfilled_field(self, candidates: list[Candidate]) -> Candidate | None:
@@ -220,6 +233,8 @@ class OfflineBrain:
         changed = before != state or (ctx.last is not None and ctx.last.kind is not OutcomeKind.NO_CHANGE)
         scrolled_here = kind is ActionKind.SCROLL and before == state
         if self._open:
+            if before == state and kind is not ActionKind.SCROLL and (changed or ctx.screen.toasts):
+                self._spread.changed_data()  # before `saw`: this screen has seen the change
             self._spread.saw(state, ctx.screen, scrolled=ref if scrolled_here else "")
             if kind in (ActionKind.TAP, ActionKind.LONG_TAP) and ref:
                 self._spread.acted(ref, self._samples.family(ref), changed=changed)

@@ -5,11 +5,18 @@ the screen it stands on: a new transition of the app's map. So, unlike a feature
 - an element tried on one screen is still untried on another (the same button on every product page);
 - elements come first (those never tried anywhere before those tried elsewhere: their score says so),
   then more rows of a list whose rows all opened one layout, then a scroll (`Tier`);
-- Back is an action of each screen too, taken once the screen has nothing else left;
+- Back is an action of each screen too, taken once the screen has nothing else left, and walked back for
+  on a screen left by its Up button; the start screen's Back leaves the app (and what it keeps in memory),
+  so it waits for every other screen's work;
 - an element whose every try changed nothing is not tried again elsewhere, nor its rows' siblings once
   `DEAD_AFTER` of them did nothing;
 - a list is scrolled again only while its last scroll showed a kind of element the page had not shown
-  (more rows of the same kind are more of the same).
+  (more rows of the same kind are more of the same);
+- another choice on a form (a switch, box or option) makes its submit worth another try when the submit
+  led to another page: the booking made for another department is a page of its own;
+- once every known screen's actions are taken, screens last seen before the app's data changed (an action
+  that did something in place: a toast, a saved item, a switch) are visited again: they may show it (the
+  saved recipe listed), and a screen that does is a new one, with every action untried.
 """
 
 from __future__ import annotations
@@ -42,9 +49,15 @@ class OpenExploration:
         self._backed: set[str] = set()
         self._kinds: defaultdict[str, set[str]] = defaultdict(set)  # per screen, the families it showed
         self._shown_new: dict[tuple[str, str], bool] = {}  # (screen, list): its last scroll showed a new kind
+        # Steps counted by `saw`: when each screen was last seen, and when the app's data last changed.
+        self._clock = 0
+        self._seen_at: dict[str, int] = {}
+        self._data_changed_at = 0
 
     def saw(self, state: str, screen: Screen, *, scrolled: str = "") -> None:
         """The screen `state` shows `screen`; `scrolled`: the list scrolled on it just before."""
+        self._clock += 1
+        self._seen_at[state] = self._clock
         kinds = {row_family(mark.ref, mark.node) for mark in screen.marks}
         known = self._kinds[state]
         if scrolled:
@@ -58,6 +71,14 @@ class OpenExploration:
         else:
             self._did_nothing.update((ref, family))
 
+    def changed_data(self) -> None:
+        """The last action did something without leaving its screen: the app's data may have changed."""
+        self._data_changed_at = self._clock
+
+    def stale(self) -> dict[str, int]:
+        """The screens last seen before the app's data last changed (as a walk's work: 1 each)."""
+        return {state: 1 for state, seen in self._seen_at.items() if seen < self._data_changed_at}
+
     def dead(self, ref: str, family: str) -> bool:
         """Not worth a try: it changed nothing each time, or `DEAD_AFTER` of its siblings did not."""
         if ref in self._did_something:
@@ -69,6 +90,10 @@ class OpenExploration:
     def scroll_worth(self, state: str, ref: str, scrolled: int) -> bool:
         """A list is scrolled once, and again while its last scroll showed a new kind of element."""
         return scrolled == 0 or self._shown_new.get((state, ref), False)
+
+    def unbacked(self) -> dict[str, int]:
+        """The screens seen whose Back is still untried (as a walk's work: 1 each)."""
+        return {state: 1 for state in self._seen_at if state not in self._backed}
 
     def back_untried(self, state: str) -> bool:
         return state not in self._backed

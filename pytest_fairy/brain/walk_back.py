@@ -54,6 +54,14 @@ class WalkBack:
         if kind is ActionKind.BACK and after in self._foreign:
             self._exits.add(before)
 
+    def leads_away(self, state: str, key: str) -> bool:
+        """The action `key` on page `state` led to another page the last time it was taken."""
+        return key in self._edges[state]
+
+    def inside(self, work: dict[str, int]) -> dict[str, int]:
+        """`work` less the pages seen outside the app."""
+        return {state: n for state, n in work.items() if state not in self._foreign}
+
     def exits(self, state: str) -> bool:
         """Back from `state` left the app."""
         return state in self._exits
