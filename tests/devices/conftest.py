@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from device_helpers import FOOD_APP, FOOD_PACKAGE, Farm
+from device_helpers import FOOD_APP, FOOD_PACKAGE, Farm, home_with_key
+from stf_standin import StfStandIn
 from wire.wire_helpers import AdbServer, ServedDevice
 
 from pytest_fairy.devices.driver import U2Device
@@ -46,3 +47,19 @@ def driver(farm: Farm, food: ServedDevice) -> U2Device:
 def lock_dir(tmp_path: Path) -> Path:
     """A private lock folder: tests never touch the user's ~/.cache/pytest_fairy/locks."""
     return tmp_path / "locks"
+
+
+@pytest.fixture
+def stf() -> Iterator[StfStandIn]:
+    standin = StfStandIn()
+    try:
+        yield standin
+    finally:
+        standin.stop()
+
+
+@pytest.fixture
+def adb_home(adb_server: AdbServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """This process's HOME holds the tests' adb server's key, for the provider driven directly."""
+    home_with_key(tmp_path / "home", adb_server.public_key, monkeypatch)
+    return tmp_path / "home"

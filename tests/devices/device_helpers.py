@@ -12,6 +12,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from wire.wire_helpers import ADB_TIMEOUT, FOOD_APP, NOTES_APP, AdbServer, ServedDevice
 
 from fairy_virtual import VirtualDevice
@@ -126,3 +127,10 @@ def run_exported(
         timeout=EXPORTED_RUN_SECONDS,
         check=False,
     )
+
+
+def home_with_key(home: Path, key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """HOME at `home`, with `key` where adb keeps its public key: the key a run registers in STF."""
+    (home / ".android").mkdir(parents=True, exist_ok=True)
+    (home / ".android" / "adbkey.pub").write_text(key + "\n", encoding="utf-8")
+    monkeypatch.setenv("HOME", str(home))
