@@ -19,7 +19,11 @@ the spec's feature "reach the last row" (done when `商品 300` is visible) with
 against an element monkey - a random marked element, tapped, typed into, or scrolled down when it is
 scrollable, back one time in ten - over several seeds (target: offline <= 60 steps).
 
+`--held-out` runs the states table on benchmarks/explorer_apps instead: apps written from the app model's
+docs alone by someone who never read the explorer, kept out of every exploration rule's design.
+
     python benchmarks/bench_explorer.py [--section all|states|last-row] [--steps 30,60,100] [--seeds 5]
+                                        [--held-out]
 """
 
 from __future__ import annotations
@@ -62,6 +66,7 @@ APPS = {
     "notes": ROOT / "example_suites" / "notes",
     **{name: UNTUNED / name for name in UNTUNED_APPS},
 }
+HELD_OUT = ROOT / "benchmarks" / "explorer_apps"
 # The last-row section: the spec, its feature, the step budget and the target.
 LONG_LIST_SPEC = UNTUNED / "long_list" / "test_long_list.yaml"
 LAST_ROW_FEATURE = "reach the last row"
@@ -206,7 +211,15 @@ def main() -> None:
         "--steps", default="30,60,100", help="step budgets of the states table, comma-separated"
     )
     parser.add_argument("--seeds", type=int, default=5, help="seeds per baseline, in both sections")
+    parser.add_argument(
+        "--held-out", action="store_true", help=f"the states table on {HELD_OUT.relative_to(ROOT)}"
+    )
     args = parser.parse_args()
+    if args.held_out:
+        APPS.clear()
+        APPS.update({path.parent.name: path.parent for path in sorted(HELD_OUT.glob("*/app.yaml"))})
+        states_table([int(n) for n in args.steps.split(",")], args.seeds)
+        return
     if args.section in ("all", "states"):
         states_table([int(n) for n in args.steps.split(",")], args.seeds)
     if args.section in ("all", "last-row"):
