@@ -145,9 +145,17 @@ def _schema(exc: ValidationError, raw: Any) -> list[tuple[Loc, Loc, str]]:
             found.append((loc, shown[:-1], _unknown_key(loc[-1], _known_keys(loc[:-1]))))
         elif kind == "missing":
             found.append((loc, shown[:-1], f"missing required key {loc[-1]!r}"))
+        elif kind == "string_type" and isinstance(error.get("input"), bool | int | float):
+            found.append((loc, shown, _unquoted_scalar(error["input"])))
         else:
             found.append((loc, shown, error["msg"].removeprefix("Value error, ")))
     return found
+
+
+def _unquoted_scalar(value: bool | float) -> str:
+    """Text that YAML read as a boolean or a number: `No`, `on`, `1.0` left unquoted."""
+    kind = "a boolean" if isinstance(value, bool) else "a number"
+    return f"expected text, got {value!r}: YAML reads this unquoted word as {kind}; put it in quotes"
 
 
 def _lost_branch(loc: Loc, raw: Any, locs: list[Loc]) -> bool:

@@ -4,6 +4,8 @@ PyYAML words its errors as its parser sees them (`mapping values are not allowed
 end>, but found '?'`). The three mistakes people make most are recognised from the error and the text
 around it, and said plainly with the fix:
 - a value containing `: ` (`goal: open Settings: Dark mode`): quote it, with the quoted line shown;
+- inside `{ }`, a value holding a character YAML reads as syntax there (`{text: Where to?}`, `{text: a: b}`):
+  quote it, the same way;
 - a key indented more, or less, than the keys it belongs with: the columns it could line up with;
 - a tab character: YAML indents with spaces only.
 Anything else keeps PyYAML's own words. Shared by spec files (spec/loader.py) and app models
@@ -19,6 +21,10 @@ import yaml
 # A mapping key at the start of a line's content: `name:` followed by a space or the end of the line.
 _KEY = re.compile(r"""([^\s#'"\[{-][^:#]*?|'[^']*'|"[^"]*"):(\s|$)""")
 _ITEM = re.compile(r"-(\s+|$)")
+# Inside `{ }`: a PyYAML complaint about a character in a value, and the key each value there follows.
+_FLOW_CHAR = re.compile(r"expected ',' or '\}', but got '(.)'")
+_FLOW_KEY = re.compile(r"[{,]\s*([^\s:,{}\[\]'\"][^:,{}\[\]]*?):\s")
+_NEXT_FLOW_KEY = re.compile(r",\s*[^\s:,{}\[\]'\"][^:,{}\[\]]*?:\s")
 
 
 def yaml_problem(exc: yaml.MarkedYAMLError, text: str) -> tuple[int, str]:
@@ -43,6 +49,9 @@ def _hint(problem: str, lines: list[str], row: int, column: int) -> str:
         return f"a tab at column {column + 1}: YAML does not accept tabs there (use spaces)"
     if problem == "mapping values are not allowed here":
         return _colon_or_deeper(lines, row, column)
+    flow = _FLOW_CHAR.fullmatch(problem)
+    if flow is not None:
+        return _flow_value(here, column, flow.group(1))
     starts_line = column == len(here) - len(here.lstrip(" "))
     if problem.startswith("expected <block end>") and starts_line:
         return _shallower(lines, row, column)
@@ -56,10 +65,9 @@ def _colon_or_deeper(lines: list[str], row: int, column: int) -> str:
     found = _KEY.match(here, start)
     if found is not None and found.end(1) < column:
         value = here[found.end() :].split(" #", 1)[0].strip()  # a comment stays outside the quotes
-        quoted = '"' + value + '"' if '"' not in value else "'" + value.replace("'", "''") + "'"
         return (
             f"the value of {key!r} contains ': ', which YAML reads as the start of another key; put the "
-            f"value in quotes: {key}: {quoted}"
+            f"value in quotes: {key}: {_quoted(value)}"
         )
     above = _previous(lines, row)
     where = f" (line {above + 1})" if above is not None else ""
@@ -67,6 +75,25 @@ def _colon_or_deeper(lines: list[str], row: int, column: int) -> str:
         f"bad indentation: {key!r} is indented more than the line above it{where}, so YAML reads it as "
         "part of that line's value; indent it like the keys it belongs with"
     )
+
+
+def _flow_value(here: str, column: int, char: str) -> str:
+    """A value inside `{ }` holding `char` at `column`, which YAML reads as syntax there: quote it."""
+    keys = list(_FLOW_KEY.finditer(here, 0, column))
+    if not keys:
+        return ""
+    key = keys[-1]
+    after = _NEXT_FLOW_KEY.search(here, column)
+    end = after.start() if after is not None else here.rfind("}")
+    value = here[key.end() : end if end > column else len(here)].strip()
+    return (
+        f"the value of {key.group(1)!r} contains {char!r}, which YAML reads as syntax inside {{ }}; put "
+        f"the value in quotes: {key.group(1)}: {_quoted(value)}"
+    )
+
+
+def _quoted(value: str) -> str:
+    return '"' + value + '"' if '"' not in value else "'" + value.replace("'", "''") + "'"
 
 
 def _shallower(lines: list[str], row: int, column: int) -> str:

@@ -81,6 +81,38 @@ def test_a_value_with_colon_space_is_told_to_be_quoted() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("element", "char", "quoted"),
+    [
+        ("{class: Button, text: Where to?}", "?", '"Where to?"'),
+        ("{text: a: b, id: x}", ":", '"a: b"'),
+        ("{text: Is it [ok]?, id: x}", "[", '"Is it [ok]?"'),
+        ('{text: say "hi"?, id: x}', "?", """'say "hi"?'"""),
+    ],
+)
+def test_a_value_in_braces_holding_yaml_syntax_is_told_to_be_quoted(
+    element: str, char: str, quoted: str
+) -> None:
+    (problem,) = problems_of(f"      - {element}\n")
+    assert problem == (
+        f"m.yaml:9: YAML syntax error: the value of 'text' contains {char!r}, which YAML reads as syntax "
+        f"inside {{ }}; put the value in quotes: text: {quoted}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("word", "shown", "kind"), [("No", "False", "a boolean"), ("1.5", "1.5", "a number")]
+)
+def test_text_that_yaml_reads_as_a_boolean_or_a_number_is_told_to_be_quoted(
+    word: str, shown: str, kind: str
+) -> None:
+    (problem,) = problems_of(f"      - {{text: {word}}}\n")
+    assert problem == (
+        f"m.yaml:9: screens.0.elements.0.text: expected text, got {shown}: YAML reads this unquoted word as "
+        f"{kind}; put it in quotes"
+    )
+
+
 def test_bad_indentation_names_the_columns() -> None:
     (problem,) = problems_of("      - text: a\n       id: b\n")
     assert problem.startswith("m.yaml:10: YAML syntax error: bad indentation: 'id' starts in column 8")
