@@ -16,8 +16,12 @@ from pytest_fairy.plugin.signals import TermAsInterrupt
 REPO = Path(__file__).resolve().parents[2]
 
 # The run sends itself SIGTERM (or SIGINT) after the second step of its first item, as a CI runner would.
+# SIGINT is Ctrl-C as a terminal delivers it: a shell starting this suite in the background (`cmd &`)
+# leaves SIGINT ignored in every process below it, and Python then keeps it ignored.
 TERMINATES = """
 import os, signal
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 def pytest_fairy_step(item, record):
     if record.step == 2:
