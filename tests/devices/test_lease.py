@@ -119,17 +119,26 @@ def race(leases: list[DeviceLease]) -> list[bool]:
 # ---- the lease on its own ---------------------------------------------------------------------------
 
 
-def test_the_first_mkdir_wins_and_its_record_says_who_holds_the_device(farm: Farm, food: ServedDevice) -> None:
+def test_the_first_mkdir_wins_and_its_record_says_who_holds_the_device(
+    farm: Farm, food: ServedDevice
+) -> None:
     first = lease(farm, food, session="s-one", worker="gw0")
     second = lease(farm, food, session="s-two", worker="gw1")
     assert first.try_acquire() and first.held
     try:
         assert not second.try_acquire()
-        with pytest.raises(LeaseTimeout, match=rf"{food.serial}: leased by pid {os.getpid()} on .* \(gw0, session s-one\)"):
+        with pytest.raises(
+            LeaseTimeout, match=rf"{food.serial}: leased by pid {os.getpid()} on .* \(gw0, session s-one\)"
+        ):
             second.__enter__()
         held = second.holder()
         assert held is not None
-        assert (held.host, held.pid, held.worker, held.session) == (socket.gethostname(), os.getpid(), "gw0", "s-one")
+        assert (held.host, held.pid, held.worker, held.session) == (
+            socket.gethostname(),
+            os.getpid(),
+            "gw0",
+            "s-one",
+        )
         assert held.expires > time.time()
         assert on_device(food) == ["owner"]
     finally:
@@ -152,7 +161,9 @@ def test_of_racing_hosts_exactly_one_gets_a_free_device(farm: Farm, food: Served
             racer.release()
 
 
-def test_an_expired_lease_is_taken_over_by_exactly_one_of_racing_hosts(farm: Farm, food: ServedDevice) -> None:
+def test_an_expired_lease_is_taken_over_by_exactly_one_of_racing_hosts(
+    farm: Farm, food: ServedDevice
+) -> None:
     stale = record(expires=time.time() - 5, token="a" * 32)
     plant(food, stale)
     racers = [lease(farm, food, worker=f"gw{i}") for i in range(RACERS)]
@@ -170,8 +181,12 @@ def test_an_expired_lease_is_taken_over_by_exactly_one_of_racing_hosts(farm: Far
     assert on_device(food) == []
 
 
-def test_a_lease_whose_holder_process_died_on_this_machine_is_free_at_once(farm: Farm, food: ServedDevice) -> None:
-    child = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+def test_a_lease_whose_holder_process_died_on_this_machine_is_free_at_once(
+    farm: Farm, food: ServedDevice
+) -> None:
+    child = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
     here = {"host": socket.gethostname(), "namespace": process_namespace(), "expires": time.time() + 600}
     if not here["namespace"]:
         pytest.skip("no /proc here to tell whose pids are whose")
@@ -190,7 +205,9 @@ def test_a_lease_from_another_machine_is_not_judged_by_our_pids(farm: Farm, food
     assert not lease(farm, food).try_acquire()
 
 
-def test_a_live_lease_is_renewed_and_never_taken_over_across_several_ttls(farm: Farm, food: ServedDevice) -> None:
+def test_a_live_lease_is_renewed_and_never_taken_over_across_several_ttls(
+    farm: Farm, food: ServedDevice
+) -> None:
     # A TTL well above the heartbeat: a busy CI machine may stall a beat for a second.
     settings = LeaseSettings(ttl=2.5, heartbeat=0.2, poll=0.05, command_timeout=5.0)
     holder, other = lease(farm, food, settings, worker="gw0"), lease(farm, food, settings, worker="gw1")
@@ -235,7 +252,9 @@ def test_a_heartbeat_that_finds_its_lease_taken_says_so(farm: Farm, food: Served
     assert on_device(food) == []
 
 
-def test_a_lease_without_an_owner_record_is_taken_after_a_ttl_of_seeing_none(farm: Farm, food: ServedDevice) -> None:
+def test_a_lease_without_an_owner_record_is_taken_after_a_ttl_of_seeing_none(
+    farm: Farm, food: ServedDevice
+) -> None:
     plant(food, None)  # its holder died between its mkdir and its record
     settings = LeaseSettings(ttl=0.5, heartbeat=0.1, poll=0.05, command_timeout=5.0)
     taker = lease(farm, food, settings)
@@ -256,7 +275,9 @@ def test_lease_commands_quote_every_word(farm: Farm, food: ServedDevice) -> None
     assert food.server.system.fs.stat(odd) is None
 
 
-def test_release_on_a_device_that_went_away_is_a_device_error_not_a_hang(farm: Farm, food: ServedDevice) -> None:
+def test_release_on_a_device_that_went_away_is_a_device_error_not_a_hang(
+    farm: Farm, food: ServedDevice
+) -> None:
     held, serial = lease(farm, food), food.serial
     assert held.try_acquire()
     farm.drop(food)
@@ -269,7 +290,9 @@ def test_release_on_a_device_that_went_away_is_a_device_error_not_a_hang(farm: F
 def test_no_adb_server_is_a_device_error_and_none_is_started() -> None:
     port = free_port()
     nowhere = DeviceLease("emulator-5554", AdbServerAddress("127.0.0.1", port), QUICK)
-    with pytest.raises(DeviceError, match=rf"take the device lease: no adb server answers at 127.0.0.1:{port}"):
+    with pytest.raises(
+        DeviceError, match=rf"take the device lease: no adb server answers at 127.0.0.1:{port}"
+    ):
         nowhere.try_acquire()
     assert not AdbServerAddress("127.0.0.1", port).reachable()
 
@@ -302,15 +325,24 @@ def test_settings_need_a_heartbeat_below_the_ttl() -> None:
 # ---- the pool: the host's lock, then the lease ------------------------------------------------------
 
 
-def pool(farm: Farm, lock_dir: Path, *served: ServedDevice, worker: str = "gw0", **config: object) -> DevicePool:
+def pool(
+    farm: Farm, lock_dir: Path, *served: ServedDevice, worker: str = "gw0", **config: object
+) -> DevicePool:
     """One "host": its own lock folder, the farm's adb server."""
     settings = DeviceSettings(
-        devices=tuple(s.serial for s in served), adb_server=str(farm.address), lock_dir=lock_dir, **config  # type: ignore[arg-type]
+        devices=tuple(s.serial for s in served),
+        adb_server=str(farm.address),
+        lock_dir=lock_dir,
+        **config,  # type: ignore[arg-type]
     )
-    return DevicePool(settings, REPO, open_virtual=AppModels().open_device, worker=worker, lease_settings=QUICK)
+    return DevicePool(
+        settings, REPO, open_virtual=AppModels().open_device, worker=worker, lease_settings=QUICK
+    )
 
 
-def test_a_host_falls_back_to_another_device_while_one_is_leased_elsewhere(farm: Farm, tmp_path: Path) -> None:
+def test_a_host_falls_back_to_another_device_while_one_is_leased_elsewhere(
+    farm: Farm, tmp_path: Path
+) -> None:
     first, second = farm.serve(FOOD_APP), farm.serve(FOOD_APP)
     host_a = pool(farm, tmp_path / "a", first, second, device_wait=0)
     host_b = pool(farm, tmp_path / "b", first, second, device_wait=0)  # prefers `first` too
@@ -424,17 +456,25 @@ def test_the_owner_record_is_plain_json(farm: Farm, food: ServedDevice) -> None:
 def test_the_ini_key_turns_leases_off(pytester: pytest.Pytester) -> None:
     on = read_config(pytester.parseconfigure("--fairy-device=emulator-5554"))
     assert on.device.device_lease is True
-    assert DevicePool(on.device, REPO, open_virtual=AppModels().open_device)._claim("emulator-5554").lease is not None
+    assert (
+        DevicePool(on.device, REPO, open_virtual=AppModels().open_device)._claim("emulator-5554").lease
+        is not None
+    )
     pytester.makeini("[pytest]\nfairy_device_lease = false\n")
     off = read_config(pytester.parseconfigure("--fairy-device=emulator-5554"))
     assert off.device.device_lease is False
-    assert DevicePool(off.device, REPO, open_virtual=AppModels().open_device)._claim("emulator-5554").lease is None
+    assert (
+        DevicePool(off.device, REPO, open_virtual=AppModels().open_device)._claim("emulator-5554").lease
+        is None
+    )
 
 
 # ---- races found in review --------------------------------------------------------------------------
 
 
-def test_a_heartbeat_whose_renewal_stalled_past_the_expiry_gives_the_lease_up(farm: Farm, food: ServedDevice) -> None:
+def test_a_heartbeat_whose_renewal_stalled_past_the_expiry_gives_the_lease_up(
+    farm: Farm, food: ServedDevice
+) -> None:
     settings = LeaseSettings(ttl=1.0, heartbeat=0.2, poll=0.05, command_timeout=5.0)
     holder, taker = lease(farm, food, settings, worker="H"), lease(farm, food, settings, worker="T")
     assert holder.try_acquire()
@@ -511,7 +551,9 @@ def test_of_two_takers_of_an_ownerless_lease_only_one_holds(farm: Farm, food: Se
     assert on_device(food) == []
 
 
-def test_a_late_taker_with_an_old_token_leaves_a_newer_holders_lease_alone(farm: Farm, food: ServedDevice) -> None:
+def test_a_late_taker_with_an_old_token_leaves_a_newer_holders_lease_alone(
+    farm: Farm, food: ServedDevice
+) -> None:
     stale = record(expires=time.time() - 5, token="d" * 32)
     plant(food, stale)
     late, newer = lease(farm, food, worker="late"), lease(farm, food, worker="newer")
@@ -534,7 +576,9 @@ def test_a_late_taker_with_an_old_token_leaves_a_newer_holders_lease_alone(farm:
         newer.release()
 
 
-def test_an_ownerless_lease_is_taken_although_each_item_waits_less_than_a_ttl(farm: Farm, tmp_path: Path) -> None:
+def test_an_ownerless_lease_is_taken_although_each_item_waits_less_than_a_ttl(
+    farm: Farm, tmp_path: Path
+) -> None:
     only = farm.serve(FOOD_APP)
     plant(only, None)
     host = pool(farm, tmp_path / "a", only, device_wait=0.5)  # QUICK.ttl is 2 s: four items' waits
@@ -615,10 +659,12 @@ def test_a_lease_lost_while_an_item_runs_is_reported_by_the_pool(farm: Farm, tmp
     try:
         with pytest.warns(LeaseWarning, match="stopped being ours"), host.lease(None) as device:
             assert host.lease_lost(device) == ""
-            first.adb_device().shell(["rm", "-r", DEFAULT_LEASE_DIR])  # someone cleared it by hand
             # Noticed at a heartbeat; how soon is no part of it (a loaded machine delays the beats' adb calls).
             deadline = time.monotonic() + 30
             while not host.lease_lost(device) and time.monotonic() < deadline:
+                # Someone clears it by hand; again if a renewal under way then pushed it back (its push
+                # recreates the record: the lease is ours again, rightly).
+                first.adb_device().shell(["rm", "-rf", DEFAULT_LEASE_DIR])
                 time.sleep(QUICK.heartbeat_seconds / 2)
             assert host.lease_lost(device), "the heartbeat noticed nothing"
         assert host.lease_lost(device) == "", "only while it is held"
