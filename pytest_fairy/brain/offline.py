@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pytest_fairy.brain.candidates import Candidate, Focus, best, find_candidates
 from pytest_fairy.brain.frontier import Frontier
-from pytest_fairy.brain.open_exploration import OpenExploration, Tier
+from pytest_fairy.brain.open_exploration import OpenExploration, Tier, element_kind
 from pytest_fairy.brain.retries import Retries
 from pytest_fairy.brain.samples import Samples
 from pytest_fairy.brain.scrolling import ListScrolls
@@ -36,6 +36,7 @@ class OfflineBrain:
         self._walk = WalkBack()
         self._spread = OpenExploration()
         self._open = False  # the feature has no done-when: an open exploration
+        self._kinds: dict[str, str] = {}  # the kind of each element on the screen of the last step, by ref
         # The feature's elements to try again once the app's data changed, and the last one tried.
         self._retries = Retries()
         self._last_tried: tuple[str, bool, str, str] | None = None  # (label, toggle, key, page title)
@@ -78,9 +79,12 @@ class OfflineBrain:
             self._frontier.spend(state, (c.key for c in candidates if not _navigates(c)))
         self._samples.see(ctx.screen)
         labels = {mark.ref: mark.label for mark in ctx.screen.marks}
+        self._kinds = {mark.ref: element_kind(mark) for mark in ctx.screen.marks}
         untried = [c for c in candidates if self._fresh(state, c, labels.get(c.ref, ""))]
         if self._open:
             leading = self._first_tier(untried, labels)
+            if leading and self._tier(leading[0], labels.get(leading[0].ref, "")) is Tier.STAYS:
+                leading = []  # after Back and the other screens' ways on: counted as a second pass
         else:
             # Pages first, toggles later: a new page is worth more than a radio flipped on a known one, so
             # toggles wait until no page with untried navigation is reachable.
@@ -112,6 +116,9 @@ class OfflineBrain:
     def _tier(self, candidate: Candidate, label: str) -> Tier:
         if candidate.action.kind is ActionKind.SCROLL:
             return Tier.SCROLL
+        tap = candidate.action.kind in (ActionKind.TAP, ActionKind.LONG_TAP)
+        if tap and not candidate.named and self._spread.stays(self._kinds.get(candidate.ref, "")):
+            return Tier.STAYS
         if (
             self._samples.worth(candidate.ref, label, relevant=candidate.relevant, named=candidate.named)
             is False
@@ -238,6 +245,8 @@ class OfflineBrain:
             self._spread.saw(state, ctx.screen, scrolled=ref if scrolled_here else "")
             if kind in (ActionKind.TAP, ActionKind.LONG_TAP) and ref:
                 self._spread.acted(ref, self._samples.family(ref), changed=changed)
+                if ref in self._kinds:
+                    self._spread.went(self._kinds[ref], before, left=before != state)
         if kind is ActionKind.SCROLL:
             if scrolled_here and ctx.last is not None:
                 self._scrolls.moved(state, ref, changed=changed)

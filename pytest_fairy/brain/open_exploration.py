@@ -10,6 +10,9 @@ the screen it stands on: a new transition of the app's map. So, unlike a feature
   so it waits for every other screen's work;
 - an element whose every try changed nothing is not tried again elsewhere, nor its rows' siblings once
   `DEAD_AFTER` of them did nothing;
+- an element of a kind that stayed on its screen whenever tried (a switch, a row that only shows a toast;
+  `element_kind`, learnt over the run) waits until the screen's Back is taken and the other screens'
+  ways on are spent: a step that stays finds no new way of the map;
 - a list is scrolled again only while its last scroll showed a kind of element the page had not shown
   (more rows of the same kind are more of the same);
 - another choice on a form (a switch, box or option) makes its submit worth another try when the submit
@@ -24,11 +27,16 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from enum import IntEnum
 
-from pytest_fairy.perception.refs import row_family
-from pytest_fairy.perception.screen import Screen
+from pytest_fairy.perception.refs import list_row, row_family
+from pytest_fairy.perception.screen import Mark, Screen
 
 # Rows of one family that did nothing before their siblings are taken for dead too.
 DEAD_AFTER = 1
+# A kind of element that stayed on this many screens, and left its screen at most a third as often as it
+# stayed, is expected to stay: what stayed on one screen only may be that screen's way (a home page's
+# promotions), not the kind's.
+STAYS_AFTER = 2
+LEFT_SHARE = 3
 
 
 class Tier(IntEnum):
@@ -37,6 +45,19 @@ class Tier(IntEnum):
     ELEMENT = 0  # an element not tried on this screen
     SAMPLED_ROW = 1  # a row of a list whose rows all opened one layout
     SCROLL = 2
+    STAYS = 3  # an element of a kind expected to stay on its screen: after Back and the other screens' work
+
+
+def element_kind(mark: Mark) -> str:
+    """What an element is, for learning what such elements do: a list row by its family (the rows of one
+    list), any other element by its layer, its ref's scope (the id-carrying ancestor: `bottom_nav`,
+    `toolbar`, `content`), its class and what it can do (`app:content/Switch/ck`)."""
+    node = mark.node
+    if list_row(node) is not None:
+        return row_family(mark.ref, node)
+    scope = mark.ref.split("/", 1)[0] if "/" in mark.ref else ""
+    flags = "".join(flag for flag, on in (("c", node.clickable), ("k", node.checkable)) if on)
+    return f"{mark.layer.value}:{scope}/{node.short_class}/{flags}"
 
 
 class OpenExploration:
@@ -53,6 +74,10 @@ class OpenExploration:
         self._clock = 0
         self._seen_at: dict[str, int] = {}
         self._data_changed_at = 0
+        # Per element kind, how often a tap on one left its screen and how often it stayed.
+        self._left: Counter[str] = Counter()
+        self._stayed: Counter[str] = Counter()
+        self._stayed_on: defaultdict[str, set[str]] = defaultdict(set)
 
     def saw(self, state: str, screen: Screen, *, scrolled: str = "") -> None:
         """The screen `state` shows `screen`; `scrolled`: the list scrolled on it just before."""
@@ -70,6 +95,19 @@ class OpenExploration:
             self._did_something.update((ref, family))
         else:
             self._did_nothing.update((ref, family))
+
+    def went(self, kind: str, state: str, *, left: bool) -> None:
+        """An element of `kind` was tapped on the screen `state`: it `left` it (for another screen, or a
+        dialog) or stayed."""
+        (self._left if left else self._stayed)[kind] += 1
+        if not left:
+            self._stayed_on[kind].add(state)
+
+    def stays(self, kind: str) -> bool:
+        """Elements of `kind` are expected to stay on their screen: most of their taps did, on several
+        screens."""
+        stayed = self._stayed[kind]
+        return len(self._stayed_on[kind]) >= STAYS_AFTER and self._left[kind] * LEFT_SHARE <= stayed
 
     def changed_data(self) -> None:
         """The last action did something without leaving its screen: the app's data may have changed."""
