@@ -292,7 +292,7 @@ def check_references(model: AppModel) -> list[tuple[Loc, str]]:
 
     for loc, effect in _effects(model):
         check_condition((*loc, "when"), effect.when)
-        for key in ("go", "replace"):
+        for key in ("go", "replace", "reset"):
             target = getattr(effect, key)
             if target is not None and target not in screen_ids:
                 hint = suggest(target, screen_ids)

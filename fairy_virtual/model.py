@@ -97,13 +97,15 @@ class Effect(Strict):
     """One step of what a tap / long tap / Enter does. Exactly one action key, plus an optional `when`
     (checked when the effect runs) and `after` (it runs that many seconds later on the phone's clock)."""
 
-    FLAG_ACTIONS: ClassVar[tuple[str, ...]] = ("back", "close", "restart", "anr")
+    FLAG_ACTIONS: ClassVar[tuple[str, ...]] = ("back", "finish", "close", "restart", "anr")
 
     when: str | None = None
     after: float | None = Field(default=None, gt=0)
     go: str | None = None
     replace: str | None = None  # like go, but the current screen leaves the back stack (finish())
+    reset: str | None = None  # the back stack emptied, this screen its only one (a logout's login screen)
     back: bool = False
+    finish: bool = False  # the current screen leaves the back stack, as its activity's finish(): no on_back
     dialog: str | None = None
     close: bool = False
     set: dict[str, Scalar] | None = None
@@ -118,7 +120,7 @@ class Effect(Strict):
     @model_validator(mode="before")
     @classmethod
     def _flag_shorthand(cls, value: Any) -> Any:
-        """`- back` is short for `- back: true` (likewise close / restart / anr)."""
+        """`- back` is short for `- back: true` (likewise finish / close / restart / anr)."""
         if isinstance(value, str) and value in cls.FLAG_ACTIONS:
             return {value: True}
         return value
@@ -137,7 +139,9 @@ class Effect(Strict):
         return (
             "go",
             "replace",
+            "reset",
             "back",
+            "finish",
             "dialog",
             "close",
             "set",

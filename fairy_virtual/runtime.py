@@ -141,10 +141,16 @@ class AppRuntime:
             if self.model.dialog(self.task.dialogs[-1].dialog_id).cancelable:
                 self.close_dialog()
             return
+        self.finish()
+
+    def finish(self) -> None:
+        """The top screen's activity finishes (Back, or a `finish` effect: no `on_back` runs): it leaves
+        the back stack with its dialogs; the root one leaves the app in the background, alive."""
+        self.task.dialogs.clear()
         self.ui.focused = None
         self.task.stack.pop()
         if not self.task.stack:
-            self.in_front = False  # back on the root activity finishes it; the process lives on
+            self.in_front = False
             return
         self._show_top()
 
@@ -228,10 +234,12 @@ class AppRuntime:
         fresh = self.model.initial_variables()
         self.ui = UiState({k: (self.ui.variables[k] if k in persistent else v) for k, v in fresh.items()})
 
-    def _push(self, screen_id: str, replace: bool = False) -> None:
+    def _push(self, screen_id: str, replace: bool = False, reset: bool = False) -> None:
         self.task.dialogs.clear()
         self.ui.focused = None
-        if replace and self.task.stack:
+        if reset:
+            self.task.stack.clear()
+        elif replace and self.task.stack:
             self.task.stack.pop()
         self.task.stack.append(screen_id)
         self._show_top()
@@ -257,9 +265,12 @@ class AppRuntime:
                 continue
             if not evaluate(effect.when, self.ui.variables):
                 continue
-            target = effect.go or effect.replace
+            target = effect.go or effect.replace or effect.reset
             if target is not None:
-                self.task.stack[-1] = target
+                if effect.reset is not None:
+                    self.task.stack[:] = [target]
+                else:
+                    self.task.stack[-1] = target
                 self._show_top(depth + 1)
                 return
             self._apply(effect, None, None)
@@ -289,10 +300,13 @@ class AppRuntime:
 
     def _apply(self, effect: Effect, row: int | None, source: Bounds | None) -> None:
         action = effect.action
-        if action in ("go", "replace"):
-            self._push(effect.go or effect.replace or "", replace=action == "replace")
+        if action in ("go", "replace", "reset"):
+            target = effect.go or effect.replace or effect.reset or ""
+            self._push(target, replace=action == "replace", reset=action == "reset")
         elif action == "back":
             self.back()
+        elif action == "finish":
+            self.finish()
         elif action == "dialog" and effect.dialog is not None:
             self.ui.focused = None
             self.task.dialogs.append(OpenDialog(effect.dialog, source))
