@@ -11,7 +11,7 @@ import ast
 import hashlib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cache
 
@@ -131,6 +131,7 @@ TOKENS = ("clock", "date", "counter", "price", "ago", "var", "i")
 
 PRICE_JITTER = 0.15  # {price:25} shows 25 +- 15 %, as promotions and surge pricing move it
 DEFAULT_PRICE = 20.0
+DEFAULT_CURRENCY = "¥"
 AGO_STEP_PER_ROW = 37  # minutes between consecutive rows of a list showing {ago}
 
 
@@ -144,9 +145,10 @@ class TextContext:
     locale: str = "en"
     seed: int = 0
     row: int | None = None
+    currency: str = DEFAULT_CURRENCY
 
     def with_row(self, row: int) -> TextContext:
-        return TextContext(self.frame, self.now, self.variables, self.locale, self.seed, row)
+        return replace(self, row=row)
 
 
 def check_tokens(text: str, variables: Mapping[str, Scalar]) -> None:
@@ -189,7 +191,8 @@ def _token(name: str, arg: str | None, position: int, text: str, ctx: TextContex
             f"{ctx.seed}/{ctx.frame}/{ctx.row}/{position}/{text}".encode(), digest_size=4
         ).digest()
         factor = 1 + PRICE_JITTER * (int.from_bytes(digest, "big") / 0xFFFFFFFF * 2 - 1)
-        return f"¥{base * factor:.1f}"
+        decimals = 1 if ctx.currency == DEFAULT_CURRENCY else 2  # ¥26.3, as the yuan is shown; $26.30
+        return f"{ctx.currency}{base * factor:.{decimals}f}"
     if name == "ago":
         # Grows with each observation (time passes) and down a list (older entries further down).
         return _ago(1 + ctx.frame + AGO_STEP_PER_ROW * (ctx.row or 0), ctx.locale)

@@ -325,6 +325,7 @@ class AppInfo(Strict):
     launch: str  # id of the first screen
     version: str = "1.0.0"
     color: str = "#1A73E8"  # accent colour of buttons and toolbar
+    currency: str = Field(default="¥", min_length=1)  # what `{price}` shows before its amount
 
 
 class AppModel(Strict):

@@ -88,7 +88,13 @@ class AppRuntime:
     def text_context(self, row: int | None = None) -> TextContext:
         """What dynamic text reads now; `row` is the list row for `{i}`."""
         return TextContext(
-            self.frame, self.clock.now(), self.ui.variables, self.model.device.locale, self.seed, row
+            self.frame,
+            self.clock.now(),
+            self.ui.variables,
+            self.model.device.locale,
+            self.seed,
+            row,
+            self.model.app.currency,
         )
 
     # ---- what is in front ------------------------------------------------------------------------
