@@ -307,7 +307,7 @@ class VirtualDevice:
 
     def installed_packages(self) -> list[str]:
         model = self.app_model
-        roots = [s.elements for s in model.screens] + [d.elements for d in model.dialogs]
+        roots = [s.elements + s.actions for s in model.screens] + [d.elements for d in model.dialogs]
         externals = {
             effect.open.package
             for elements in roots

@@ -8,7 +8,7 @@ height) take the space left.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from fairy_virtual.expr import TextContext, evaluate, expand
@@ -33,6 +33,9 @@ HEIGHTS = {
 }
 STYLE_HEIGHTS = {"title": 130, "caption": 80, "card": 220}
 TOOLBAR_HEIGHT = 168
+# A text action item of the toolbar (Save, 完成): its padding and the width of a character of its text.
+ACTION_PADDING = 64
+ACTION_CHAR = 40
 SCREEN_PADDING = 40
 GAP = 24
 MIN_FILL = 200  # a fill element never gets less than this, even on a crowded screen
@@ -78,7 +81,9 @@ class Layout:
         top = 0
         if screen.title:
             up = screen.up if screen.up is not None else screen.id != self.model.app.launch and not is_root
-            children.append(self._toolbar(expand(screen.title, self.ctx), up))
+            children.append(
+                self._toolbar(expand(screen.title, self.ctx), up, actions=screen.actions, path=screen.id)
+            )
             top = self.px(TOOLBAR_HEIGHT)
         body = Bounds(0, top, self.width, self.height)
         children.extend(self.flow(screen.elements, body, screen.id, self.px(SCREEN_PADDING)))
@@ -106,9 +111,18 @@ class Layout:
             children=[View("android.widget.LinearLayout", full, children=[frame])],
         )
 
-    def _toolbar(self, title: str, up: bool, package: str | None = None) -> View:
+    def _toolbar(
+        self,
+        title: str,
+        up: bool,
+        package: str | None = None,
+        actions: Sequence[Element] = (),
+        path: str = "",
+    ) -> View:
         pkg = package or self.package
         bar = Bounds(0, 0, self.width, self.px(TOOLBAR_HEIGHT))
+        items = self._actions(actions, bar, path)
+        right = min((item.bounds.left for item in items), default=self.width)
         children: list[View] = []
         left = self.px(SCREEN_PADDING)
         if up:
@@ -129,15 +143,34 @@ class Layout:
         children.append(
             View(
                 "android.widget.TextView",
-                Bounds(left, 0, self.width, bar.bottom),
+                Bounds(left, 0, right, bar.bottom),
                 text=title,
                 resource_id=f"{pkg}:id/toolbar_title",
                 style="title",
             )
         )
         return View(
-            "android.view.ViewGroup", bar, resource_id=f"{pkg}:id/toolbar", role="toolbar", children=children
+            "android.view.ViewGroup",
+            bar,
+            resource_id=f"{pkg}:id/toolbar",
+            role="toolbar",
+            children=children + items,
         )
+
+    def _actions(self, actions: Sequence[Element], bar: Bounds, path: str) -> list[View]:
+        """The toolbar's action items, right-aligned in model order: an icon a square of the bar's
+        height, a text item as wide as its text."""
+        views: list[View] = []
+        right = bar.right
+        for i, element in reversed([(i, e) for i, e in enumerate(actions) if self.shown(e)]):
+            text = expand(element.text, self.ctx)
+            width = max(bar.height, self.px(ACTION_PADDING + ACTION_CHAR * len(text))) if text else bar.height
+            box = Bounds(right - width, bar.top, right, bar.bottom)
+            view = self._view(element, box, f"{path}/actions/{i}", None)
+            view.role = "action"
+            views.append(view)
+            right = box.left
+        return views[::-1]
 
     # ---- flow layout ----------------------------------------------------------------------------
 

@@ -358,6 +358,7 @@ def _elements(model: AppModel) -> Iterator[tuple[Loc, Element]]:
 
     for i, screen in enumerate(model.screens):
         yield from walk(("screens", i, "elements"), screen.elements)
+        yield from walk(("screens", i, "actions"), screen.actions)
     for i, dialog in enumerate(model.dialogs):
         yield from walk(("dialogs", i, "elements"), dialog.elements)
 

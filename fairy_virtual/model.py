@@ -249,8 +249,15 @@ class Screen(Strict):
     title: str = ""  # toolbar title; empty: no toolbar
     up: bool | None = None  # toolbar "navigate up" button; default: on every screen but the launch one
     elements: list[Element] = []
+    actions: list[Element] = []  # the toolbar's action items, right-aligned: icons, a Save, a ⋮ menu
     on_show: list[Effect] = []  # run when the screen comes to front (redirects: login walls)
     on_back: list[Effect] = []  # run on Back instead of leaving the screen; `back` in it leaves
+
+    @model_validator(mode="after")
+    def _actions_need_a_toolbar(self) -> Screen:
+        if self.actions and not self.title:
+            raise ValueError("toolbar `actions` need a `title`: a screen without one has no toolbar")
+        return self
 
 
 class Dialog(Strict):

@@ -164,6 +164,8 @@ class Renderer:
             )
         elif role == "up":
             self._text(draw, b, "←", TITLE_SIZE, (255, 255, 255), center=True)
+        elif role == "action":  # a toolbar's action item: its text, or its icon's name, on the bar
+            self._text(draw, b, view.text or view.desc, TEXT_SIZE, (255, 255, 255), center=True)
         elif role == "card":
             draw.rounded_rectangle(rect, radius=self.px(RADIUS), fill=CARD)
             self._text(draw, b, view.text, TEXT_SIZE, TEXT, inset=self.px(32))

@@ -48,7 +48,9 @@ class View:
     password: bool = False
     selected: bool = False
     children: list[View] = field(default_factory=list)
-    role: str = ""  # how to draw it when the class alone does not say: panel, toolbar, row, icon, card
+    role: str = (
+        ""  # how to draw it when the class alone does not say: panel, toolbar, action, row, icon, card
+    )
     style: str = "plain"
     showing_hint: bool = False
     target: Target | None = None
