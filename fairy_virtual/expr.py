@@ -1,8 +1,11 @@
-"""Conditions (`when: logged_in and cart_count > 0`) and dynamic text tokens (`{clock}`, `{price}`).
+"""Conditions (`when: logged_in and cart_count > 0`), calculations (`calc: {balance: balance - amount}`)
+and dynamic text tokens (`{clock}`, `{price}`).
 
 Conditions are a small, safe subset of Python expressions over the app's variables: names, constants
-(negative numbers too), `and` / `or` / `not`, comparisons. They are checked when the model loads, so a
-misspelt variable is a load error, not a screen that silently never shows.
+(negative numbers too), `and` / `or` / `not`, comparisons. Calculations are arithmetic over numbers and
+variables: `+ - * /` and brackets; text typed into a field counts as the number it reads as. Both are
+checked when the model loads, so a misspelt variable is a load error, not a screen that silently never
+shows.
 """
 
 from __future__ import annotations
@@ -122,6 +125,97 @@ def _compare(op: ast.cmpop, left: Scalar, right: Scalar) -> bool:
     except TypeError as exc:
         raise ExpressionError(f"cannot compare {left!r} with {right!r}") from exc
     raise ExpressionError(f"unsupported comparison {type(op).__name__}")
+
+
+# ---- calculations -----------------------------------------------------------------------------
+
+_ARITHMETIC = (
+    ast.Expression,
+    ast.BinOp,
+    ast.Add,
+    ast.Sub,
+    ast.Mult,
+    ast.Div,
+    ast.UnaryOp,
+    ast.USub,
+    ast.Name,
+    ast.Load,
+    ast.Constant,
+)
+
+
+class _NotANumber(Exception):
+    """A variable a calculation reads holds no number."""
+
+
+@cache
+def _compile_calculation(text: str) -> ast.Expression:
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as exc:
+        raise ExpressionError(f"calculation {text!r} is not valid: {exc.msg}") from exc
+    for node in ast.walk(tree):
+        if not isinstance(node, _ARITHMETIC) or (isinstance(node, ast.Constant) and not _number(node.value)):
+            raise ExpressionError(
+                f"calculation {text!r} uses {type(node).__name__}; allowed: numbers, variables, "
+                "+ - * / and brackets"
+            )
+    return tree
+
+
+def calculation_names(text: str) -> set[str]:
+    """The variables a calculation reads. Raises ExpressionError when it is not a valid calculation."""
+    return {n.id for n in ast.walk(_compile_calculation(text)) if isinstance(n, ast.Name)}
+
+
+def calculate(text: str, variables: Mapping[str, Scalar]) -> int | float | None:
+    """The calculation's value; None when a variable it reads holds no number (text typed into a field
+    that does not read as one: the app cannot use it) or it divides by zero."""
+    try:
+        return _arithmetic(_compile_calculation(text).body, variables)
+    except (_NotANumber, ZeroDivisionError):
+        return None
+
+
+def _arithmetic(node: ast.expr, variables: Mapping[str, Scalar]) -> int | float:
+    match node:
+        case ast.Constant(value=int() | float() as number):
+            return number
+        case ast.Name(id=name):
+            return _as_number(variables[name])
+        case ast.UnaryOp(op=ast.USub(), operand=operand):
+            return -_arithmetic(operand, variables)
+        case ast.BinOp(left=left, op=op, right=right):
+            a, b = _arithmetic(left, variables), _arithmetic(right, variables)
+            match op:
+                case ast.Add():
+                    return a + b
+                case ast.Sub():
+                    return a - b
+                case ast.Mult():
+                    return a * b
+                case ast.Div():
+                    return a / b
+    raise ExpressionError(f"cannot calculate {ast.dump(node)}")
+
+
+def typed_like(declared: Scalar, value: int | float) -> Scalar:
+    """A calculation's result as a variable declared `declared` holds it: in a text variable, its digits
+    as `{var:...}` shows a number (`250`, `12.5`); else the number."""
+    return _show(value) if isinstance(declared, str) else value
+
+
+def _as_number(value: Scalar) -> int | float:
+    if _number(value):
+        return value  # type: ignore[return-value]
+    if isinstance(value, str):
+        text = value.strip()
+        for kind in (int, float):
+            try:
+                return kind(text)
+            except ValueError:
+                continue
+    raise _NotANumber(value)
 
 
 # ---- dynamic text -------------------------------------------------------------------------------

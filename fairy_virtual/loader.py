@@ -15,7 +15,7 @@ from typing import Any, get_args, get_origin, get_type_hints
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from fairy_virtual.expr import ExpressionError, check_tokens, condition_names
+from fairy_virtual.expr import ExpressionError, calculation_names, check_tokens, condition_names
 from fairy_virtual.model import AppModel, Effect, Element
 from pytest_fairy.errors import UsageError
 from pytest_fairy.spec.wording import suggest
@@ -281,6 +281,15 @@ def check_references(model: AppModel) -> list[tuple[Loc, str]]:
         if unknown:
             problems.append((loc, f"condition {text!r} reads undeclared variable(s) {sorted(unknown)}"))
 
+    def check_calculation(loc: Loc, text: str) -> None:
+        try:
+            unknown = calculation_names(text) - variables.keys()
+        except ExpressionError as exc:
+            problems.append((loc, str(exc)))
+            return
+        if unknown:
+            problems.append((loc, f"calculation {text!r} reads undeclared variable(s) {sorted(unknown)}"))
+
     def check_var(loc: Loc, name: str | None, numeric: bool = False) -> None:
         if name is None:
             return
@@ -306,6 +315,11 @@ def check_references(model: AppModel) -> list[tuple[Loc, str]]:
                 check_text((*loc, "set", name), value)
         for name in effect.inc or {}:
             check_var((*loc, "inc", name), name, numeric=True)
+        for name, text in (effect.calc or {}).items():
+            check_var((*loc, "calc", name), name)
+            if isinstance(variables.get(name), bool):
+                problems.append(((*loc, "calc", name), f"variable {name!r} is a boolean: it holds no number"))
+            check_calculation((*loc, "calc", name), text)
         if effect.toast is not None:
             check_text((*loc, "toast"), effect.toast if isinstance(effect.toast, str) else effect.toast.text)
         if effect.permission is not None:

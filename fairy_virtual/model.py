@@ -110,6 +110,7 @@ class Effect(Strict):
     close: bool = False
     set: dict[str, Scalar] | None = None
     inc: dict[str, int | float] | None = None
+    calc: dict[str, str] | None = None  # variables set to what an arithmetic expression gives
     toast: str | Toast | None = None
     restart: bool = False
     open: ExternalScreen | None = None
@@ -146,6 +147,7 @@ class Effect(Strict):
             "close",
             "set",
             "inc",
+            "calc",
             "toast",
             "restart",
             "open",

@@ -29,6 +29,7 @@ from fairy_virtual.system import (
     crash_log,
 )
 from fairy_virtual.timers import Timers
+from fairy_virtual.variables import VARIABLE_ACTIONS, change
 from pytest_fairy.errors import UsageError
 from pytest_fairy.perception.hierarchy import Bounds
 
@@ -318,14 +319,9 @@ class AppRuntime:
             self.task.dialogs.append(OpenDialog(effect.dialog, source))
         elif action == "close":
             self.close_dialog()
-        elif action == "set" and effect.set is not None:
-            for name, value in effect.set.items():
-                self.ui.variables[name] = self._coerce(name, value, row)
-        elif action == "inc" and effect.inc is not None:
-            for name, amount in effect.inc.items():
-                current = self.ui.variables.get(name, 0)
-                assert isinstance(current, int | float)
-                self.ui.variables[name] = current + amount
+        elif action in VARIABLE_ACTIONS:
+            ctx = self.text_context(row)
+            change(effect, self.ui.variables, self.model.initial_variables(), lambda text: expand(text, ctx))
         elif action == "toast" and effect.toast is not None:
             self._toast(effect.toast, row)
         elif action == "restart":
@@ -354,17 +350,6 @@ class AppRuntime:
                 SYSTEM_PID,
             )
             self.prompt = SystemPrompt("anr")
-
-    def _coerce(self, name: str, value: Scalar, row: int | None) -> Scalar:
-        """`set` values may use `{i}`; the result takes the declared variable's type."""
-        if not isinstance(value, str):
-            return value
-        ctx = self.text_context(row)
-        text = expand(value, ctx)
-        declared = self.model.initial_variables().get(name)
-        if isinstance(declared, int) and not isinstance(declared, bool) and text.lstrip("-").isdigit():
-            return int(text)
-        return text
 
     def _toast(self, toast: str | Toast, row: int | None) -> None:
         text = toast if isinstance(toast, str) else toast.text
