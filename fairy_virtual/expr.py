@@ -47,12 +47,16 @@ _ALLOWED = (
 )
 
 
+def _parse(text: str, what: str) -> ast.Expression:
+    try:
+        return ast.parse(text, mode="eval")
+    except SyntaxError as exc:
+        raise ExpressionError(f"{what} {text!r} is not valid: {exc.msg}") from exc
+
+
 @cache
 def _compile(text: str) -> ast.Expression:
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError as exc:
-        raise ExpressionError(f"condition {text!r} is not valid: {exc.msg}") from exc
+    tree = _parse(text, "condition")
     for node in ast.walk(tree):
         if not isinstance(node, _ALLOWED):
             raise ExpressionError(
@@ -150,10 +154,7 @@ class _NotANumber(Exception):
 
 @cache
 def _compile_calculation(text: str) -> ast.Expression:
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError as exc:
-        raise ExpressionError(f"calculation {text!r} is not valid: {exc.msg}") from exc
+    tree = _parse(text, "calculation")
     for node in ast.walk(tree):
         if not isinstance(node, _ARITHMETIC) or (isinstance(node, ast.Constant) and not _number(node.value)):
             raise ExpressionError(

@@ -8,7 +8,7 @@ not UTF-8 is one such line too, at its first bad byte.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, get_args, get_origin, get_type_hints
 
@@ -271,24 +271,17 @@ def check_references(model: AppModel) -> list[tuple[Loc, str]]:
             problems.append((loc, str(exc)))
 
     def check_condition(loc: Loc, text: str | None) -> None:
-        if text is None:
-            return
-        try:
-            unknown = condition_names(text) - variables.keys()
-        except ExpressionError as exc:
-            problems.append((loc, str(exc)))
-            return
-        if unknown:
-            problems.append((loc, f"condition {text!r} reads undeclared variable(s) {sorted(unknown)}"))
+        if text is not None:
+            check_names(loc, text, "condition", condition_names)
 
-    def check_calculation(loc: Loc, text: str) -> None:
+    def check_names(loc: Loc, text: str, what: str, names: Callable[[str], set[str]]) -> None:
         try:
-            unknown = calculation_names(text) - variables.keys()
+            unknown = names(text) - variables.keys()
         except ExpressionError as exc:
             problems.append((loc, str(exc)))
             return
         if unknown:
-            problems.append((loc, f"calculation {text!r} reads undeclared variable(s) {sorted(unknown)}"))
+            problems.append((loc, f"{what} {text!r} reads undeclared variable(s) {sorted(unknown)}"))
 
     def check_var(loc: Loc, name: str | None, numeric: bool = False) -> None:
         if name is None:
@@ -319,7 +312,7 @@ def check_references(model: AppModel) -> list[tuple[Loc, str]]:
             check_var((*loc, "calc", name), name)
             if isinstance(variables.get(name), bool):
                 problems.append(((*loc, "calc", name), f"variable {name!r} is a boolean: it holds no number"))
-            check_calculation((*loc, "calc", name), text)
+            check_names((*loc, "calc", name), text, "calculation", calculation_names)
         if effect.toast is not None:
             check_text((*loc, "toast"), effect.toast if isinstance(effect.toast, str) else effect.toast.text)
         if effect.permission is not None:
