@@ -148,10 +148,6 @@ _ARITHMETIC = (
 )
 
 
-class _NotANumber(Exception):
-    """A variable a calculation reads holds no number."""
-
-
 @cache
 def _compile_calculation(text: str) -> ast.Expression:
     tree = _parse(text, "calculation")
@@ -172,22 +168,22 @@ def calculation_names(text: str) -> set[str]:
 def calculate(text: str, variables: Mapping[str, Scalar]) -> int | float | None:
     """The calculation's value; None when a variable it reads holds no number (text typed into a field
     that does not read as one: the app cannot use it) or it divides by zero."""
-    try:
-        return _arithmetic(_compile_calculation(text).body, variables)
-    except (_NotANumber, ZeroDivisionError):
-        return None
+    return _arithmetic(_compile_calculation(text).body, variables)
 
 
-def _arithmetic(node: ast.expr, variables: Mapping[str, Scalar]) -> int | float:
+def _arithmetic(node: ast.expr, variables: Mapping[str, Scalar]) -> int | float | None:
     match node:
         case ast.Constant(value=int() | float() as number):
             return number
         case ast.Name(id=name):
             return _as_number(variables[name])
         case ast.UnaryOp(op=ast.USub(), operand=operand):
-            return -_arithmetic(operand, variables)
+            value = _arithmetic(operand, variables)
+            return None if value is None else -value
         case ast.BinOp(left=left, op=op, right=right):
             a, b = _arithmetic(left, variables), _arithmetic(right, variables)
+            if a is None or b is None:
+                return None
             match op:
                 case ast.Add():
                     return a + b
@@ -196,7 +192,7 @@ def _arithmetic(node: ast.expr, variables: Mapping[str, Scalar]) -> int | float:
                 case ast.Mult():
                     return a * b
                 case ast.Div():
-                    return a / b
+                    return a / b if b else None
     raise ExpressionError(f"cannot calculate {ast.dump(node)}")
 
 
@@ -206,17 +202,16 @@ def typed_like(declared: Scalar, value: int | float) -> Scalar:
     return _show(value) if isinstance(declared, str) else value
 
 
-def _as_number(value: Scalar) -> int | float:
+def _as_number(value: Scalar) -> int | float | None:
     if _number(value):
         return value  # type: ignore[return-value]
     if isinstance(value, str):
-        text = value.strip()
         for kind in (int, float):
             try:
-                return kind(text)
+                return kind(value.strip())
             except ValueError:
                 continue
-    raise _NotANumber(value)
+    return None
 
 
 # ---- dynamic text -------------------------------------------------------------------------------

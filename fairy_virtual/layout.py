@@ -33,9 +33,7 @@ HEIGHTS = {
 }
 STYLE_HEIGHTS = {"title": 130, "caption": 80, "card": 220}
 TOOLBAR_HEIGHT = 168
-# A text action item of the toolbar (Save, 完成): its padding and the width of a character of its text.
-ACTION_PADDING = 64
-ACTION_CHAR = 40
+ACTION_PADDING, ACTION_CHAR = 64, 40  # a toolbar's text action item (Save): padding, width per character
 SCREEN_PADDING = 40
 GAP = 24
 MIN_FILL = 200  # a fill element never gets less than this, even on a crowded screen
@@ -149,12 +147,9 @@ class Layout:
                 style="title",
             )
         )
+        toolbar = f"{pkg}:id/toolbar"
         return View(
-            "android.view.ViewGroup",
-            bar,
-            resource_id=f"{pkg}:id/toolbar",
-            role="toolbar",
-            children=children + items,
+            "android.view.ViewGroup", bar, resource_id=toolbar, role="toolbar", children=children + items
         )
 
     def _actions(self, actions: Sequence[Element], bar: Bounds, path: str) -> list[View]:
