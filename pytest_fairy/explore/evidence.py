@@ -135,7 +135,8 @@ class Facts:
     # A way out (Navigate up, 返回, 关闭), or a button that finishes its page (I agree, Save, 确定): it
     # names no screen, and goes wherever the back stack says, so where it leads is never a wrong screen.
     leaving: bool = False
-    siblings: tuple[str, ...] = ()  # the labels of the other elements a person could use there
+    # The labels of the other elements a person could use there, but its fields (what they show is input).
+    siblings: tuple[str, ...] = ()
     error: str = ""  # error text (or an error toast) that its outcome showed and the screen before did not
     toast: str = ""  # a toast its outcome showed
     dialog: bool = False  # it led to a dialog
@@ -193,7 +194,7 @@ def facts_of(
         searched=searched,
         nothing_found=found_none[0][:ERROR_QUOTED] if found_none else "",
         leaving=_leaving(label) or says(label, FINISHING_WORDS),
-        siblings=tuple(m.label for m in marks if m is not mark and m.label),
+        siblings=tuple(m.label for m in marks if m is not mark and m.label and not m.node.editable),
         error=errors[0][:ERROR_QUOTED] if errors else "",
         arrived=next((t for t in texts if t not in before and t != reached.title and not _leaving(t)), ""),
         toast=new_toasts[0] if new_toasts else "",
@@ -266,12 +267,16 @@ def contradiction(
 
 def other_named(label: str, title: str, siblings: Sequence[str]) -> str:
     """The sibling whose label names the screen `title`, which `label` does not: "" if none. A label
-    names a title when most of its words are in it (`NAMES_SHARE`), and does not when under half are."""
+    names a title when most of its words are in it (`NAMES_SHARE`), and does not when under half are.
+    A title two siblings name is made of what the page shows (`上海 → 北京` after a search from 上海 to
+    北京): no one of them names it."""
     seen = tokens(title)
     if not seen or mentions(label, title):
         return ""
-    best = max(siblings, key=lambda s: _share(s, seen), default="")
-    return best if best and names(best, title) else ""
+    naming = [s for s in siblings if names(s, title)]
+    if len({tokens(s) for s in naming}) != 1:
+        return ""
+    return max(naming, key=lambda s: _share(s, seen))
 
 
 def mentions(label: str, text: str) -> bool:
@@ -317,13 +322,16 @@ def changes_data(label: str, facts: Facts, kind: OutcomeKind) -> bool:
 
 def relevance(label: str, via: str, control: Control, words: frozenset[str], as_asked: bool = False) -> int:
     """How strongly the feature's words (`tokens` of them) point at an element: the words its label
-    shares with them, else 1 for a form's commit button on a screen an element they name opened (most of
-    its words are theirs: `Add task` is not named by "rename a task"), or on a form that holds what the
-    feature asks (`as_asked`: submitted empty as it asks, or holding the spec's own test data), a
-    search's `查找` or `Go` too."""
+    shares with them, when they are at least half its words (`国庆特惠 机票低至3折` shares one of eight with
+    "search 机票": a banner beside the feature, not one of its elements); else 1 for a form's commit
+    button on a screen an element they name opened (most of its words are theirs: `Add task` is not
+    named by "rename a task"), or on a form that holds what the feature asks (`as_asked`: submitted empty
+    as it asks, or holding the spec's own test data), a search's `查找` or `Go` too."""
     shared = overlap(label, words)
-    if shared or control is not Control.BUTTON:
-        return shared
+    if shared:
+        return shared if _share(label, words) >= MENTIONS_SHARE else 0
+    if control is not Control.BUTTON:
+        return 0
     if as_asked and says(label, COMMIT_WORDS | SUBMIT_QUERY_WORDS):
         return 1
     return 1 if says(label, COMMIT_WORDS) and via and _share(via, words) >= NAMES_SHARE else 0
