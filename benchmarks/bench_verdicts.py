@@ -1,12 +1,13 @@
 """Verdict stability on the untuned apps: the same verdict for every item, run after run, in any order.
 
 Runs every spec of tests/untuned (`pytest tests/untuned/*/test_*.yaml`; `--suite unseen`: tests/unseen,
-the apps written from the docs alone) in a subprocess `--runs` times:
+the apps written from the docs alone; `--suite held-out`: benchmarks/explorer_apps, apps and specs written
+from the docs alone, kept out of every rule's design) in a subprocess `--runs` times:
 in file order, in reversed item order, in seeded shuffled item orders (a tiny plugin passed with `-p`
 reorders the collected items) and under `-n 2` (pytest-xdist). Each item's verdict is read from the
 run's JUnit XML (`<failure>`: failed, `<error>`: inconclusive, `<skipped>`: skipped, else passed) and
-checked against the summary line the terminal prints for it. Prints, per item, the verdict
-tests/untuned/expected.yaml asks for, the verdicts seen, the step counts seen and the agreement; then
+checked against the summary line the terminal prints for it. Prints, per item, the verdict the suite's
+expected.yaml asks for, the verdicts seen, the step counts seen and the agreement; then
 the items that agreed every time and the items that matched the expected verdict every time. Exits 1
 on any disagreement between runs or with expected.yaml (a script, not a test).
 
@@ -14,7 +15,7 @@ The work tree is shared: a file edited during the runs would change the code bet
 two xdist workers of one run). `--commit REV` runs every run on a snapshot of that commit instead
 (`git archive`, put first on PYTHONPATH), so all runs see the same code.
 
-    python benchmarks/bench_verdicts.py [--runs 10] [--commit HEAD] [--suite untuned|unseen]
+    python benchmarks/bench_verdicts.py [--runs 10] [--commit HEAD] [--suite untuned|unseen|held-out]
 """
 
 from __future__ import annotations
@@ -34,7 +35,11 @@ import yaml
 from junit import verdicts
 
 ROOT = Path(__file__).resolve().parents[1]
-SUITES = ("untuned", "unseen")
+SUITES = {
+    "untuned": Path("tests/untuned"),
+    "unseen": Path("tests/unseen"),
+    "held-out": Path("benchmarks/explorer_apps"),
+}
 # What some specs of a suite need in the environment: tests/unseen's drive_login signs in with these.
 SUITE_ENV = {"unseen": {"UNSEEN_DRIVE_USER": "zhang.wei", "UNSEEN_DRIVE_PASSWORD": "Dr1ve-2024"}}
 ORDER_PLUGIN = "fairy_bench_order"
@@ -90,7 +95,7 @@ def schedule(runs: int) -> list[Order]:
 
 def expected_verdicts(suite: str) -> dict[str, str]:
     """`long_list/test_long_list.yaml::reach the last row` -> the verdict expected.yaml gives."""
-    data = yaml.safe_load((ROOT / "tests" / suite / "expected.yaml").read_text(encoding="utf-8"))
+    data = yaml.safe_load((ROOT / SUITES[suite] / "expected.yaml").read_text(encoding="utf-8"))
     return {
         f"{spec}::{feature}": entry["verdict"]
         for spec, features in data.items()
@@ -139,7 +144,8 @@ def run_once(
 def _key(classname: str, name: str, suite: str) -> str:
     """The expected.yaml key of a JUnit testcase (classname `tests.untuned.x.test_x.yaml`, name `f`):
     `x/test_x.yaml::f`."""
-    folder, spec = classname.removeprefix(f"tests.{suite}.").removesuffix(".yaml").rsplit(".", 1)
+    prefix = ".".join(SUITES[suite].parts) + "."
+    folder, spec = classname.removeprefix(prefix).removesuffix(".yaml").rsplit(".", 1)
     return f"{folder.replace('.', '/')}/{spec}.yaml::{name}"
 
 
@@ -156,7 +162,7 @@ def _check_summary(outcomes: dict[str, Outcome], stdout: str, index: int, suite:
         match = SUMMARY_LINE.match(line.strip())
         if not match:
             continue
-        key = match["item"].removeprefix(f"tests/{suite}/")
+        key = match["item"].removeprefix(f"{SUITES[suite].as_posix()}/")
         junit = outcomes.get(key)
         if junit is None:
             print(f"  run {index + 1}: {key} in the summary, not in the JUnit XML")
@@ -172,7 +178,7 @@ def main() -> int:
     parser.add_argument("--commit", help="run on a snapshot of this commit (e.g. HEAD), not the work tree")
     parser.add_argument("--suite", choices=SUITES, default="untuned", help="which apps (default untuned)")
     args = parser.parse_args()
-    specs = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / args.suite).glob("*/test_*.yaml"))
+    specs = sorted(str(p.relative_to(ROOT)) for p in (ROOT / SUITES[args.suite]).glob("*/test_*.yaml"))
     expected = expected_verdicts(args.suite)
     seen: dict[str, list[Outcome]] = {key: [] for key in expected}
     orders = schedule(args.runs)
