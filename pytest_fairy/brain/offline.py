@@ -21,6 +21,7 @@ from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Decision, Judgement, OutcomeKind, Plan, StepContext, Usage
 from pytest_fairy.explore.guard import GuardVerdict, VerdictKind
 from pytest_fairy.explore.target import Target
+from pytest_fairy.perception.hierarchy import Bounds
 from pytest_fairy.perception.screen import Screen
 
 
@@ -40,6 +41,8 @@ class OfflineBrain:
         # The feature's elements to try again once the app's data changed, and the last one tried.
         self._retries = Retries()
         self._last_tried: tuple[str, bool, str, str] | None = None  # (label, toggle, key, page title)
+        # The element the last step tapped: (page title, its bounds, its label), to know its other face.
+        self._tapped: tuple[str, Bounds, str] | None = None
         # The last action taken, to learn where it led: (page, key, kind, ref).
         self._last: tuple[str, str, ActionKind, str] | None = None
         # Fields typed into since the brain came to the current page: a submit wants its form filled, and a
@@ -80,7 +83,8 @@ class OfflineBrain:
         self._samples.see(ctx.screen)
         labels = {mark.ref: mark.label for mark in ctx.screen.marks}
         self._kinds = {mark.ref: element_kind(mark) for mark in ctx.screen.marks}
-        untried = [c for c in candidates if self._fresh(state, c, labels.get(c.ref, ""))]
+        undo = self._other_face(ctx)
+        untried = [c for c in candidates if c.ref != undo and self._fresh(state, c, labels.get(c.ref, ""))]
         if self._open:
             leading = self._first_tier(untried, labels)
             if leading and self._tier(leading[0], labels.get(leading[0].ref, "")) is Tier.STAYS:
@@ -97,6 +101,22 @@ class OfflineBrain:
         if self._open and state != self._root and self._spread.back_untried(state) and not outside:
             return self._back_untried(state)
         return self._elsewhere(ctx, untried, candidates)
+
+    def _other_face(self, ctx: StepContext) -> str:
+        """The element that took the place of the one the last step tapped, on the same page, when that tap
+        did something (`Like` become `Liked`, `Follow` become `Following`): its other face, whose tap would
+        undo what the feature just did. Not tried at once ("" when there is none); later, as any element.
+        An open exploration has no progress to undo: there it is a way of the map like any other."""
+        tapped, self._tapped = self._tapped, None
+        if tapped is None or self._open or ctx.screen.has_dialog:
+            return ""
+        if ctx.last is None or ctx.last.kind is OutcomeKind.NO_CHANGE:
+            return ""
+        title, bounds, label = tapped
+        if ctx.screen.title != title:
+            return ""
+        face = next((m for m in ctx.screen.marks if m.bounds == bounds and m.label != label), None)
+        return face.ref if face is not None else ""
 
     def _back_untried(self, state: str) -> Decision:
         """Back is one of a page's actions too, and an untried one is a way not yet taken. The start
@@ -198,6 +218,8 @@ class OfflineBrain:
         self._last_tried = (target.label if target else "", best.toggle, best.key, ctx.screen.title)
         if target is not None:
             self._samples.tried(best.ref, target.label)
+            if best.action.kind is ActionKind.TAP:
+                self._tapped = (ctx.screen.title, target.bounds, target.label)
         if best.action.kind is ActionKind.TYPE:
             self._filled_here.add(best.key)
         if self._open and best.toggle:
