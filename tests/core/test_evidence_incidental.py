@@ -59,3 +59,10 @@ def test_a_dead_banner_sharing_one_of_its_many_words_with_the_goal_is_no_evidenc
     assert cov.evidence(SEARCH) is None
     act(cov, 2, home, "公务舱机票", OutcomeKind.NO_CHANGE, home)  # the feature's own words: it is
     assert str(cov.evidence(SEARCH)) == "step 2 (tap 公务舱机票 on 行旅) changed nothing"
+
+
+def test_a_tab_whose_label_is_only_part_of_a_title_does_not_name_that_screen() -> None:
+    cov, scenes = start(page("场景", button("首页"), button("场景"), button("我的")))
+    home = look(page("我的家", button("客厅灯")), activity="a.Home")
+    act(cov, 1, scenes, "首页", OutcomeKind.NEW_STATE, home)
+    assert cov.evidence(["visible: 客厅灯 · 已开启", "在首页打开客厅灯"]) is None
