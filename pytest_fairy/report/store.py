@@ -82,8 +82,11 @@ def _readable(item_id: str) -> str:
     return f"{path}{sep}{rest}"
 
 
-def new_session_id() -> str:
-    return time.strftime("%Y%m%d_%H%M%S") + f"_{time.time_ns() % 1_000_000:06d}"
+def new_session_id(now_ns: int | None = None) -> str:
+    """`20261127_052419_169238`: the local time to the microsecond, of one reading of the clock, so that
+    session folders sort by name as they were made (pruning keeps the newest by name)."""
+    seconds, nanos = divmod(time.time_ns() if now_ns is None else now_ns, 1_000_000_000)
+    return time.strftime("%Y%m%d_%H%M%S", time.localtime(seconds)) + f"_{nanos // 1000:06d}"
 
 
 class SessionStore:

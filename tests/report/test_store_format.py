@@ -9,6 +9,8 @@ from dataclasses import fields
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pytest_fairy.errors import FairyError
 from pytest_fairy.explore.decisions import Origin, Usage
@@ -17,7 +19,7 @@ from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.explore.record import StepRecord
 from pytest_fairy.explore.tree import FeatureTree
 from pytest_fairy.replay.regression import BaselineError, load_baseline
-from pytest_fairy.report.store import SessionStore, item_folder_name, slug
+from pytest_fairy.report.store import SessionStore, item_folder_name, new_session_id, slug
 from pytest_fairy.report.store_format import (
     SCHEMA,
     STEP_KEYS,
@@ -37,8 +39,15 @@ def test_every_field_of_a_step_record_has_its_key_in_the_steps_file() -> None:
 
 def test_a_step_line_writes_its_keys_in_order_with_enums_as_their_values() -> None:
     record = StepRecord(
-        step=3, state="state_main_1", title="首页", screen_text="…", action="tap [2] 去结算", reasoning="r",
-        guard=VerdictKind.WARN, origin=Origin.ESCAPE, usage=Usage(calls=1, input_tokens=10),
+        step=3,
+        state="state_main_1",
+        title="首页",
+        screen_text="…",
+        action="tap [2] 去结算",
+        reasoning="r",
+        guard=VerdictKind.WARN,
+        origin=Origin.ESCAPE,
+        usage=Usage(calls=1, input_tokens=10),
     )
     line = step_line(record, "step-003.webp")
     assert tuple(line) == STEP_KEYS
@@ -65,13 +74,17 @@ def test_a_result_of_another_format_is_refused_saying_which(document: dict[str, 
 
 
 @pytest.mark.parametrize("naming", [item_folder_name, slug], ids=["item folder", "written before digests"])
-def test_a_baseline_of_another_format_is_a_clear_baseline_error(tmp_path: Path, naming: Callable[[str], str]) -> None:
+def test_a_baseline_of_another_format_is_a_clear_baseline_error(
+    tmp_path: Path, naming: Callable[[str], str]
+) -> None:
     """Found by the item's folder name, or by the name sessions had before folders carried a digest."""
     item = "test_food.yaml::coupons"
     folder = tmp_path / naming(item)
     folder.mkdir()
     (folder / "tree.json").write_text(FeatureTree().to_json(), "utf-8")
-    (folder / "result.json").write_text(json.dumps({"schema": SCHEMA, "version": 99, "findings": []}), "utf-8")
+    (folder / "result.json").write_text(
+        json.dumps({"schema": SCHEMA, "version": 99, "findings": []}), "utf-8"
+    )
     with pytest.raises(BaselineError, match=r"result.json: unreadable findings: .*version 99"):
         load_baseline(tmp_path, item)
 
@@ -83,11 +96,15 @@ def _item(root: Path, name: str, package: str, feature: str) -> None:
     (root / name / "target.json").write_text(json.dumps(target), "utf-8")
 
 
-def test_a_baseline_item_is_found_by_app_and_feature_only_when_one_item_ran_that_feature(tmp_path: Path) -> None:
+def test_a_baseline_item_is_found_by_app_and_feature_only_when_one_item_ran_that_feature(
+    tmp_path: Path,
+) -> None:
     _item(tmp_path, "a", "com.food", "coupons")
     _item(tmp_path, "b", "com.food", "delivery")
     _item(tmp_path, "c", "com.notes", "coupons")
-    found = load_baseline(tmp_path, "elsewhere/test_food.yaml::coupons", package="com.food", feature="coupons")
+    found = load_baseline(
+        tmp_path, "elsewhere/test_food.yaml::coupons", package="com.food", feature="coupons"
+    )
     assert found is not None and found.folder == tmp_path / "a"
     assert load_baseline(tmp_path, "x.yaml::coupons", package="com.shop", feature="coupons") is None
     _item(tmp_path, "d", "com.food", "coupons")  # two specs ran it: which one is meant cannot be told
@@ -107,6 +124,15 @@ def test_the_store_keeps_the_newest_sessions_this_ones_included(tmp_path: Path) 
     assert sorted(p.name for p in removed) == names[:4]
     assert sorted(p.name for p in (tmp_path / "sessions").iterdir()) == names[4:]
     assert store.prune(0) == [] and SessionStore(tmp_path / "none", "x").prune(3) == []
+
+
+@given(
+    st.integers(1_700_000_000, 1_900_000_000), st.lists(st.integers(0, 2 * 10**9), min_size=2, max_size=20)
+)
+def test_session_ids_sort_by_name_as_they_were_made(second: int, offsets: list[int]) -> None:
+    """Also within one second: two runs started a moment apart."""
+    ids = [new_session_id(second * 10**9 + offset) for offset in sorted(offsets)]
+    assert ids == sorted(ids)
 
 
 def test_pruning_never_removes_the_baseline_being_compared_against(tmp_path: Path) -> None:
