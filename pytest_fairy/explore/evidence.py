@@ -268,17 +268,13 @@ def contradiction(
 def other_named(label: str, title: str, siblings: Sequence[str]) -> str:
     """The sibling whose label names the screen `title`, which `label` does not: "" if none. A label
     names a title when most of its words are in it (`NAMES_SHARE`), and does not when under half are; a
-    sibling names it when, besides, most of the title's words are its own.
-    A title two siblings name is made of what the page shows (`上海 → 北京` after a search from 上海 to
-    北京): no one of them names it."""
+    sibling names it when, besides, most of the title's words are its own (`上海` does not name the
+    results `上海 → 北京`, nor the `我的` tab the home screen `我的家`)."""
     seen = tokens(title)
     if not seen or mentions(label, title):
         return ""
-    # Named as a whole: the title is mostly the sibling's words too (the `我的` tab does not name `我的家`).
     naming = [s for s in siblings if names(s, title) and _share(title, tokens(s)) >= NAMES_SHARE]
-    if len({tokens(s) for s in naming}) != 1:
-        return ""
-    return max(naming, key=lambda s: _share(s, seen))
+    return max(naming, key=lambda s: _share(s, seen), default="")
 
 
 def mentions(label: str, text: str) -> bool:
