@@ -2,9 +2,9 @@
 
 A page's element is tried once (its key: the kind of action and the element's ref); it is fresh again
 when something gave it a new meaning: a field filled makes the page's submit buttons worth another try,
-and a change of the app's data reopens the feature's elements (brain/retries.py). Beside the keys, the
-frontier counts what each page has left, in two kinds: elements that may lead somewhere (`open`) and
-toggles that only change the page (`toggles`); walks back steer by these counts.
+and a change of the app's data reopens the feature's elements (brain/retries.py), on every state of their
+page. Beside the keys, the frontier counts what each page has left, in two kinds: elements that may lead
+somewhere (`open`) and toggles that only change the page (`toggles`); walks back steer by these counts.
 """
 
 from __future__ import annotations
@@ -24,6 +24,11 @@ class Frontier:
         self._reopened: defaultdict[str, set[str]] = defaultdict(set)
         self._submits: defaultdict[str, set[str]] = defaultdict(set)
         self._anywhere: defaultdict[str, int] = defaultdict(int)
+        # Each state's page (its activity, title, dialog): a change of the app's data may make a page another
+        # state (My loans with a reservation listed), whose elements are the page's still. What a change
+        # reopened on a page, until it is taken on any state of it.
+        self._page_of: dict[str, str] = {}
+        self._reopened_on_page: defaultdict[str, set[str]] = defaultdict(set)
         # What each page had left when last seen, less the step chosen there: navigation and toggles.
         self.open: dict[str, int] = {}
         self.toggles: dict[str, int] = {}
@@ -36,9 +41,15 @@ class Frontier:
     def tried(self, state: str, key: str) -> bool:
         return key in self._tried[state]
 
+    def stood_on(self, state: str, page: str) -> None:
+        """The state `state` shows the page `page`."""
+        self._page_of[state] = page
+
     def reopened(self, state: str, key: str) -> bool:
-        """Tried here before, and fresh again since (a form filled, the app's data changed)."""
-        return key in self._reopened[state]
+        """Tried here before, and fresh again since (a form filled, the app's data changed); or tried on
+        another state of this page before the app's data changed, and not taken on the page since."""
+        page = self._page_of.get(state)
+        return key in self._reopened[state] or (page is not None and key in self._reopened_on_page[page])
 
     def new_anywhere(self, ref: str) -> bool:
         return self._anywhere.get(ref, 0) == 0
@@ -46,6 +57,8 @@ class Frontier:
     def take(self, state: str, candidate: Candidate) -> None:
         """The brain tries `candidate` on the page `state`."""
         self._tried[state].add(candidate.key)
+        if state in self._page_of:
+            self._reopened_on_page[self._page_of[state]].discard(candidate.key)
         if candidate.toggle:
             self.toggles[state] = max(0, self.toggles.get(state, 0) - 1)
         if candidate.action.kind is not ActionKind.SCROLL:
@@ -66,8 +79,11 @@ class Frontier:
         self._tried[state].update(keys)
 
     def reopen(self, state: str, keys: set[str]) -> None:
-        """The app's data changed: `keys`, tried on `state`, are fresh again and counted as work left."""
+        """The app's data changed: `keys`, tried on `state`, are fresh again and counted as work left, on
+        every state of its page."""
         self._reopen(state, keys)
+        if state in self._page_of:
+            self._reopened_on_page[self._page_of[state]] |= keys
         self.open[state] = self.open.get(state, 0) + len(keys)
 
     def _reopen(self, state: str, keys: set[str]) -> None:

@@ -67,6 +67,7 @@ class OfflineBrain:
         self._learn(state, ctx)
         self._retry(ctx)
         self._samples.stood_on(state, ctx.screen)
+        self._frontier.stood_on(state, _page(ctx))
         if self._root is None:
             self._root = state
         if outside:
@@ -326,6 +327,13 @@ class OfflineBrain:
                 state, Action(ActionKind.RESTART), "restart", "", "back does not leave this page: restart"
             )
         return self._chose(state, Action(ActionKind.BACK), "back|", "", "page explored: go back")
+
+
+def _page(ctx: StepContext) -> str:
+    """The page a state shows, whatever the app's data puts on it: its activity, title and whether a dialog
+    is up."""
+    dialog = "+dialog" if ctx.state.has_dialog else ""
+    return f"{ctx.state.activity}|{ctx.screen.title}{dialog}"
 
 
 def _navigates(candidate: Candidate) -> bool:

@@ -5,7 +5,9 @@ My favourites is empty until a recipe was saved. An element of the feature tried
 (a commit such as Save or 加入购物车, a keep such as 收藏, a switch toggled, that did something) is worth
 one more try after it - and the evidence of the run (explore/evidence.py) counts only what was tried
 since. Each change reopens them once, and only `MAX_ROUNDS` changes do: a Save that is itself of the
-feature would otherwise reopen itself for ever.
+feature would otherwise reopen itself for ever. A key reopened on a page is fresh on every state of that
+page (brain/frontier.py): the change may have made the page another state, as a reservation listed above
+the loans does.
 """
 
 from __future__ import annotations

@@ -58,6 +58,32 @@ def test_reopened_keys_count_as_work_left_on_their_page() -> None:
     assert frontier.pages_left("home") and not frontier.pages_left("cart")
 
 
+def test_a_reopened_key_is_fresh_on_the_other_states_of_its_page_only() -> None:
+    frontier = Frontier()
+    frontier.stood_on("loans", "LoansActivity|My loans")
+    frontier.take("loans", candidate("tap|row_1"))
+    frontier.reopen("loans", {"tap|row_1"})
+    # The change that reopened it made the page another state (a notice above the list).
+    frontier.stood_on("loans+notice", "LoansActivity|My loans")
+    frontier.stood_on("history", "LoansActivity|History")
+    assert frontier.reopened("loans+notice", "tap|row_1")
+    assert not frontier.reopened("history", "tap|row_1")
+    assert not frontier.reopened("unknown", "tap|row_1")
+    frontier.take("loans+notice", candidate("tap|row_1"))  # taken on the page: not fresh on its states
+    frontier.stood_on("loans+other", "LoansActivity|My loans")
+    assert not frontier.reopened("loans+other", "tap|row_1")
+
+
+def test_a_field_filled_reopens_the_submit_of_its_own_state_only() -> None:
+    frontier = Frontier()
+    frontier.stood_on("search", "SearchActivity|Search")
+    frontier.stood_on("search+results", "SearchActivity|Search")
+    frontier.take("search", candidate("tap|Go", submits=True))
+    frontier.take("search", candidate("type|Query", ActionKind.TYPE))
+    assert frontier.reopened("search", "tap|Go")
+    assert not frontier.reopened("search+results", "tap|Go")
+
+
 def test_a_toggle_taken_is_one_toggle_less_on_its_page() -> None:
     frontier = Frontier()
     frontier.count("settings", ways_on=0, toggles=2)
