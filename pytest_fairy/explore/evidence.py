@@ -11,7 +11,8 @@ What contradicts a feature (`Contradiction`), from what the screens before and a
   and no query of the run's own making (a search may well find nothing for it);
 - an error: error text (or an error toast) that was not there before, after a button whose form was set,
   with no credentials on either screen (made-up credentials are refused by a working app too), unless
-  the spec's inputs gave every field of the form (the tester's own credentials);
+  the spec's inputs gave every field of the form (the tester's own credentials); a validation message
+  (`Invalid phone number`, `请输入正确的手机号`) only then: made-up input is refused by a working app too;
 - a wrong screen: a tap (not a way out such as Navigate up) that left its page for the screen another
   element names - one of the same page (a copy-paste slip `我的订单` -> `我的收藏`), or one that led to
   that very screen elsewhere in the run - not merely a screen whose title differs from the label;
@@ -48,7 +49,6 @@ from pytest_fairy.explore.state import DIALOG_KINDS, IGNORED_KINDS
 from pytest_fairy.explore.target import input_named
 from pytest_fairy.explore.vocabulary import (
     COMMIT_WORDS,
-    ERROR_WORDS,
     FINISHING_WORDS,
     KEEP_WORDS,
     LEAVING_LABELS,
@@ -56,6 +56,8 @@ from pytest_fairy.explore.vocabulary import (
     QUERY_WORDS,
     SIGN_IN_WORDS,
     SUBMIT_QUERY_WORDS,
+    is_error,
+    is_invalid,
     says,
 )
 from pytest_fairy.perception.hierarchy import Node
@@ -174,7 +176,8 @@ def facts_of(
     new_toasts = [t for t in reached.toasts if t not in acted_on.toasts]
     texts = _texts(reached)
     shown = [t for t in (*texts, *new_toasts) if t not in before]
-    errors = [t for t in shown if _is_error(t)]
+    tester = _all_given(marks, blanks, inputs)  # every field holds the spec's own test data
+    errors = [t for t in shown if is_error(t) or tester and is_invalid(t)]
     found_none = [t for t in shown if any(w in t.casefold() for w in NOTHING_FOUND_WORDS)]
     label = mark.label.strip().casefold() if mark is not None else ""
     asks = _asks_query_on(acted_on, marks, mark)
@@ -188,8 +191,7 @@ def facts_of(
         emptied=emptied,
         spec_data=holds_given,
         on_form=bool(fields),
-        credentials=not _all_given(marks, blanks, inputs)
-        and any(m.node.password for m in (*marks, *usable(reached))),
+        credentials=not tester and any(m.node.password for m in (*marks, *usable(reached))),
         query=asks and not searched,
         searched=searched,
         nothing_found=found_none[0][:ERROR_QUOTED] if found_none else "",
@@ -199,7 +201,7 @@ def facts_of(
         arrived=next((t for t in texts if t not in before and t != reached.title and not _leaving(t)), ""),
         toast=new_toasts[0] if new_toasts else "",
         dialog=reached.has_dialog and not acted_on.has_dialog,
-        acknowledged=closed and any(map(_is_error, _texts(acted_on, dialog=True))),
+        acknowledged=closed and any(map(is_error, _texts(acted_on, dialog=True))),
         retitled=reached.title != acted_on.title,
         here=mark is not None and (mark.node.selected or _tab_of(mark.label, acted_on.title)),
     )
@@ -387,8 +389,3 @@ def _texts(screen: Screen, dialog: bool = False) -> list[str]:
 
 def _leaving(text: str) -> bool:
     return text.strip().casefold() in LEAVING_LABELS
-
-
-def _is_error(text: str) -> bool:
-    lowered = text.casefold()
-    return any(word in lowered for word in ERROR_WORDS)

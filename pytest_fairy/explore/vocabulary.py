@@ -27,6 +27,23 @@ ERROR_WORDS = (
     "无法",
     "不可用",
 )
+# Words of a form's validation message: the app refusing what was typed. Right for made-up input, a
+# defect for the tester's own (the spec's inputs in every field).
+INVALID_WORDS = (
+    "invalid",
+    "not valid",
+    "is required",
+    "are required",
+    "must be",
+    "must contain",
+    "incorrect",
+    "无效",
+    "不正确",
+    "格式不对",
+    "不能为空",
+    "请输入正确",
+    "不合法",
+)
 # Labels that commit a form: its Save, its Submit. An element with one of them, on a screen that an element
 # the feature names opened, belongs to the feature too.
 COMMIT_WORDS = frozenset(
@@ -127,6 +144,18 @@ def asks_refusal(text: str) -> bool:
 SIGN_IN_WORDS = ("sign in", "sign-in", "log in", "login", "登录", "登入")
 # Labels that keep something in the app's data besides committing a form: what a feature saves or adds.
 KEEP_WORDS = frozenset({"收藏", "加入", "关注", "点赞", "like", "favourite", "favorite", "follow", "buy"})
+
+
+def is_error(text: str) -> bool:
+    """Error text: `Something went wrong`, `加载失败`."""
+    lowered = text.casefold()
+    return any(word in lowered for word in ERROR_WORDS)
+
+
+def is_invalid(text: str) -> bool:
+    """A validation message: the app refusing what was typed (`Invalid phone number`)."""
+    lowered = text.casefold()
+    return any(word in lowered for word in INVALID_WORDS)
 
 
 def says(label: str, words: frozenset[str]) -> bool:

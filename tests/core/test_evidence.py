@@ -632,3 +632,18 @@ def test_a_save_back_on_the_page_a_sibling_tab_names_is_no_wrong_screen() -> Non
     profile = look(page("Profile", button("Edit profile")), activity="a.Profile")
     act(cov, 1, edit, "Save", OutcomeKind.NEW_STATE, profile)
     assert cov.evidence(["save the profile"]) is None
+
+
+def test_a_validation_message_for_the_specs_own_data_is_the_evidence() -> None:
+    """`Invalid phone number` for the tester's own phone number: the form's check is broken. For a value
+    the explorer made up, a working app says the same."""
+    wall = page("Delivery details", field("Full name"), field("Phone number"), button("Confirm details"))
+    given = [("Full name", "Alex Morgan"), ("Phone number", "5550123456")]
+    for inputs, evidence in ((given, True), ([], False)):
+        cov, first = start(wall, cov=Coverage(words="fill in the delivery details", inputs=inputs))
+        typed = look(page("Delivery details", field("Full name", "Alex Morgan"), field("Phone number", "5550123456"), button("Confirm details")))
+        refused = look(page("Delivery details", field("Full name", "Alex Morgan"), field("Phone number", "5550123456"), v("TextView", "Invalid phone number", id="err"), button("Confirm details")))
+        act(cov, 1, first, "Full name", OutcomeKind.CONTENT_CHANGED, typed, action="type")
+        act(cov, 2, typed, "Confirm details", OutcomeKind.CONTENT_CHANGED, refused)
+        found = cov.evidence(["visible: Deliver to Alex Morgan", "fill in the delivery details and confirm them"])
+        assert (str(found) == "step 2 (tap Confirm details on Delivery details) showed 'Invalid phone number'") is evidence, found
