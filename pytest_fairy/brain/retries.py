@@ -7,14 +7,17 @@ one more try after it - and the evidence of the run (explore/evidence.py) counts
 since. Each change reopens them once, and only `MAX_ROUNDS` changes do: a Save that is itself of the
 feature would otherwise reopen itself for ever. A key reopened on a page is fresh on every state of that
 page (brain/frontier.py): the change may have made the page another state, as a reservation listed above
-the loans does.
+the loans does. A submit the app refused (`Invalid email address`, `Something went wrong`) kept nothing,
+and reopens nothing: as in the evidence, it is no change of data, and spends none of the rounds.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-from pytest_fairy.explore.vocabulary import COMMIT_WORDS, KEEP_WORDS, says
+from pytest_fairy.explore.evidence import seen_texts
+from pytest_fairy.explore.vocabulary import COMMIT_WORDS, KEEP_WORDS, is_error, is_invalid, says
+from pytest_fairy.perception.screen import Screen
 
 # Changes of the app's data after which the feature's elements are tried again, at most.
 MAX_ROUNDS = 3
@@ -32,16 +35,33 @@ class Retries:
         self._tried[state].add(key)
 
     def after(
-        self, label: str, toggle: bool, did_something: bool, key: str, left_page: bool = False
+        self,
+        label: str,
+        toggle: bool,
+        did_something: bool,
+        key: str,
+        left_page: bool = False,
+        refused: bool = False,
     ) -> dict[str, set[str]]:
         """The action `key` on the element `label` (a switch: `toggle`) was taken: when it changed the
         app's data, the keys to try again, by page (not its own); else nothing. A keep that led to a page
-        of another title (`我的收藏`, `left_page`) opened it: no change of data."""
+        of another title (`我的收藏`, `left_page`) opened it, and one the app `refused`: no change of data."""
         keeps = says(label, COMMIT_WORDS) or says(label, KEEP_WORDS) and not left_page
-        changed = did_something and (toggle or keeps)
+        changed = did_something and not refused and (toggle or keeps)
         if not changed or self._rounds >= MAX_ROUNDS:
             return {}
         self._rounds += 1
         again = {state: keys - {key} for state, keys in self._tried.items() if keys - {key}}
         self._tried.clear()
         return again
+
+
+def shown(screen: Screen) -> frozenset[str]:
+    """The texts and toasts `screen` shows: what `refused` compares the next screen with."""
+    return frozenset((*seen_texts(screen), *screen.toasts))
+
+
+def refused(before: frozenset[str], screen: Screen) -> bool:
+    """The action that led to `screen` from a screen that showed `before` was refused: an error or a
+    validation message shows that was not there before."""
+    return any(is_error(text) or is_invalid(text) for text in shown(screen) - before)

@@ -172,9 +172,9 @@ def facts_of(
     if emptied:
         unset = ()  # every field empty, as the feature asks
     mark = next((m for m in marks if m.ref == ref), None)
-    before = set(_texts(acted_on)) | set(acted_on.toasts)
+    before = set(seen_texts(acted_on)) | set(acted_on.toasts)
     new_toasts = [t for t in reached.toasts if t not in acted_on.toasts]
-    texts = _texts(reached)
+    texts = seen_texts(reached)
     shown = [t for t in (*texts, *new_toasts) if t not in before]
     tester = _all_given(marks, blanks, inputs)  # every field holds the spec's own test data
     errors = [t for t in shown if is_error(t) or tester and is_invalid(t)]
@@ -201,7 +201,7 @@ def facts_of(
         arrived=next((t for t in texts if t not in before and t != reached.title and not _leaving(t)), ""),
         toast=new_toasts[0] if new_toasts else "",
         dialog=reached.has_dialog and not acted_on.has_dialog,
-        acknowledged=closed and any(map(is_error, _texts(acted_on, dialog=True))),
+        acknowledged=closed and any(map(is_error, seen_texts(acted_on, dialog=True))),
         retitled=reached.title != acted_on.title,
         here=mark is not None and (mark.node.selected or _tab_of(mark.label, acted_on.title)),
     )
@@ -376,7 +376,7 @@ def _control(mark: Mark | None) -> Control:
     return Control.OTHER
 
 
-def _texts(screen: Screen, dialog: bool = False) -> list[str]:
+def seen_texts(screen: Screen, dialog: bool = False) -> list[str]:
     """The texts a person sees, in order; `dialog`: only the dialog's in front."""
     return [
         text
