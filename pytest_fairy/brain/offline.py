@@ -13,7 +13,7 @@ from __future__ import annotations
 from pytest_fairy.brain.candidates import Candidate, Focus, best, find_candidates
 from pytest_fairy.brain.frontier import Frontier
 from pytest_fairy.brain.open_exploration import OpenExploration, Tier, element_kind
-from pytest_fairy.brain.retries import Retries, refused, shown
+from pytest_fairy.brain.retries import Retries, refused
 from pytest_fairy.brain.samples import Samples
 from pytest_fairy.brain.scrolling import ListScrolls
 from pytest_fairy.brain.walk_back import NAVIGABLE, WalkBack
@@ -40,8 +40,8 @@ class OfflineBrain:
         self._kinds: dict[str, str] = {}  # the kind of each element on the screen of the last step, by ref
         # The feature's elements to try again once the app's data changed, and the last one tried.
         self._retries = Retries()
-        # (label, toggle, key, page title, the texts its page showed)
-        self._last_tried: tuple[str, bool, str, str, frozenset[str]] | None = None
+        # (label, toggle, key, the screen it was tried on)
+        self._last_tried: tuple[str, bool, str, Screen] | None = None
         # The element the last step tapped: (page title, its bounds, its label), to know its other face.
         self._tapped: tuple[str, Bounds, str] | None = None
         # The last action taken, to learn where it led: (page, key, kind, ref).
@@ -217,13 +217,7 @@ class OfflineBrain:
         if best.relevant and best.action.kind is not ActionKind.SCROLL:
             self._retries.tried(state, best.key)
         target = best.action.target(ctx.screen)
-        self._last_tried = (
-            target.label if target else "",
-            best.toggle,
-            best.key,
-            ctx.screen.title,
-            shown(ctx.screen),
-        )
+        self._last_tried = (target.label if target else "", best.toggle, best.key, ctx.screen)
         if target is not None:
             self._samples.tried(best.ref, target.label)
             if best.action.kind is ActionKind.TAP:
@@ -250,12 +244,12 @@ class OfflineBrain:
         again (`retries`), their pages counted as having work left."""
         if self._last_tried is None:
             return
-        label, toggle, key, title, before = self._last_tried
+        label, toggle, key, before = self._last_tried
         self._last_tried = None
         moved = ctx.last is not None and ctx.last.kind is not OutcomeKind.NO_CHANGE
         did = moved or bool(ctx.screen.toasts)  # a toast (已加入) is something it did too
-        left = ctx.screen.title != title
-        refusal = refused(before, ctx.screen)
+        left = ctx.screen.title != before.title
+        refusal = did and refused(before, ctx.screen)
         for state, keys in self._retries.after(
             label, toggle, did, key, left_page=left, refused=refusal
         ).items():

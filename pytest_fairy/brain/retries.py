@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from pytest_fairy.explore.evidence import seen_texts
+from pytest_fairy.explore.evidence import shown_anew
 from pytest_fairy.explore.vocabulary import COMMIT_WORDS, KEEP_WORDS, is_error, is_invalid, says
 from pytest_fairy.perception.screen import Screen
 
@@ -56,12 +56,7 @@ class Retries:
         return again
 
 
-def shown(screen: Screen) -> frozenset[str]:
-    """The texts and toasts `screen` shows: what `refused` compares the next screen with."""
-    return frozenset((*seen_texts(screen), *screen.toasts))
-
-
-def refused(before: frozenset[str], screen: Screen) -> bool:
-    """The action that led to `screen` from a screen that showed `before` was refused: an error or a
-    validation message shows that was not there before."""
-    return any(is_error(text) or is_invalid(text) for text in shown(screen) - before)
+def refused(before: Screen, after: Screen) -> bool:
+    """The action that led from `before` to `after` was refused: an error or a validation message shows
+    that was not there before."""
+    return any(is_error(text) or is_invalid(text) for text in shown_anew(before, after))

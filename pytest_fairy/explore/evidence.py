@@ -172,10 +172,9 @@ def facts_of(
     if emptied:
         unset = ()  # every field empty, as the feature asks
     mark = next((m for m in marks if m.ref == ref), None)
-    before = set(seen_texts(acted_on)) | set(acted_on.toasts)
     new_toasts = [t for t in reached.toasts if t not in acted_on.toasts]
     texts = seen_texts(reached)
-    shown = [t for t in (*texts, *new_toasts) if t not in before]
+    shown = shown_anew(acted_on, reached)
     tester = _all_given(marks, blanks, inputs)  # every field holds the spec's own test data
     errors = [t for t in shown if is_error(t) or tester and is_invalid(t)]
     found_none = [t for t in shown if any(w in t.casefold() for w in NOTHING_FOUND_WORDS)]
@@ -198,7 +197,7 @@ def facts_of(
         leaving=_leaving(label) or says(label, FINISHING_WORDS),
         siblings=tuple(m.label for m in marks if m is not mark and m.label and not m.node.editable),
         error=errors[0][:ERROR_QUOTED] if errors else "",
-        arrived=next((t for t in texts if t not in before and t != reached.title and not _leaving(t)), ""),
+        arrived=next((t for t in texts if t in shown and t != reached.title and not _leaving(t)), ""),
         toast=new_toasts[0] if new_toasts else "",
         dialog=reached.has_dialog and not acted_on.has_dialog,
         acknowledged=closed and any(map(is_error, seen_texts(acted_on, dialog=True))),
@@ -374,6 +373,12 @@ def _control(mark: Mark | None) -> Control:
     if node.clickable or node.long_clickable:
         return Control.BUTTON
     return Control.OTHER
+
+
+def shown_anew(acted_on: Screen, reached: Screen) -> list[str]:
+    """The texts and toasts `reached` shows that `acted_on`, the screen before the action, did not."""
+    before = {*seen_texts(acted_on), *acted_on.toasts}
+    return [t for t in (*seen_texts(reached), *reached.toasts) if t not in before]
 
 
 def seen_texts(screen: Screen, dialog: bool = False) -> list[str]:

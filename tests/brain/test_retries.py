@@ -4,7 +4,7 @@ again after it, once per change, for a few changes."""
 from __future__ import annotations
 
 from pytest_fairy.brain.offline import OfflineBrain
-from pytest_fairy.brain.retries import MAX_ROUNDS, Retries, refused, shown
+from pytest_fairy.brain.retries import MAX_ROUNDS, Retries, refused
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind
 from tests.claude import synthetic
 from tests.perception.builder import v
@@ -69,10 +69,10 @@ def test_a_submit_is_refused_when_an_error_or_a_validation_message_shows_anew() 
     def after(message: str) -> object:
         return screen_of(v("TextView", (40, 100, 1040, 180), text=message), button("Confirm", 1))
 
-    assert refused(shown(form), after("Invalid email address"))
-    assert refused(shown(form), after("Something went wrong"))
-    assert not refused(shown(form), after("Thanks for joining"))
-    assert not refused(shown(after("Invalid email address")), after("Invalid email address"))  # shown before
+    assert refused(form, after("Invalid email address"))
+    assert refused(form, after("Something went wrong"))
+    assert not refused(form, after("Thanks for joining"))
+    assert not refused(after("Invalid email address"), after("Invalid email address"))  # shown before
 
 
 def test_the_offline_brain_takes_a_refused_submit_for_no_change_of_data() -> None:
@@ -85,7 +85,7 @@ def test_the_offline_brain_takes_a_refused_submit_for_no_change_of_data() -> Non
     for after, reopened in ((error, False), (saved, True)):
         brain = OfflineBrain()
         brain._retries.tried("cart", "tap|checkout")
-        brain._last_tried = ("Confirm", False, "tap|confirm", "Delivery", shown(form))
+        brain._last_tried = ("Confirm", False, "tap|confirm", form)
         brain._retry(
             synthetic.context(2, screen=after, last=Outcome("tap Confirm", OutcomeKind.CONTENT_CHANGED))
         )
