@@ -145,8 +145,8 @@ class Confirmer:
         if ending.at_step == 0:  # on the first screen: a fresh launch is the whole way
             return [Way((), start, "a fresh launch")]
         run = self.run
-        dead = run.coverage.log.dead_before(ending.at_step) if ending.proof is Proof.NEVER_SEEN else set()
-        ways = ways_to(run.tree, run.moves, ending.at_step, run.idle, start=start, dead_before=dead)
+        same = run.coverage.log.same_before(ending.at_step) if ending.proof is Proof.NEVER_SEEN else set()
+        ways = ways_to(run.tree, run.moves, ending.at_step, run.idle, start=start, same_before=same)
         if ending.proof is Proof.NOT_KEPT:  # the walk sets what must be kept, then leaves and comes back
             return ways[-1:]
         if ending.proof is Proof.NEVER_SEEN and run.coverage.changed_before(

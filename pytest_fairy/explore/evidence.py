@@ -13,6 +13,8 @@ What contradicts a feature (`Contradiction`), from what the screens before and a
   with no credentials on either screen (made-up credentials are refused by a working app too), unless
   the spec's inputs gave every field of the form (the tester's own credentials); a validation message
   (`Invalid phone number`, `请输入正确的手机号`) only then: made-up input is refused by a working app too;
+  and a tap of a button that changed nothing while its page still showed the error an earlier tap of it
+  showed there: the same refusal (`tried.Log`);
 - a wrong screen: a tap (not a way out such as Navigate up) that left its page for the screen another
   element names - one of the same page (a copy-paste slip `我的订单` -> `我的收藏`), or one that led to
   that very screen elsewhere in the run - not merely a screen whose title differs from the label;
@@ -57,7 +59,7 @@ from pytest_fairy.explore.vocabulary import (
     SIGN_IN_WORDS,
     SUBMIT_QUERY_WORDS,
     is_error,
-    is_invalid,
+    refuses,
     says,
 )
 from pytest_fairy.perception.hierarchy import Node
@@ -140,6 +142,7 @@ class Facts:
     # The labels of the other elements a person could use there, but its fields (what they show is input).
     siblings: tuple[str, ...] = ()
     error: str = ""  # error text (or an error toast) that its outcome showed and the screen before did not
+    showing: tuple[str, ...] = ()  # the error texts its screen showed already (a refusal still standing)
     toast: str = ""  # a toast its outcome showed
     dialog: bool = False  # it led to a dialog
     acknowledged: bool = False  # it closed a dialog that told of a failure (the OK of an error alert)
@@ -176,7 +179,7 @@ def facts_of(
     texts = seen_texts(reached)
     shown = shown_anew(acted_on, reached)
     tester = _all_given(marks, blanks, inputs)  # every field holds the spec's own test data
-    errors = [t for t in shown if is_error(t) or tester and is_invalid(t)]
+    errors = [t for t in shown if refuses(t, tester)]
     found_none = [t for t in shown if any(w in t.casefold() for w in NOTHING_FOUND_WORDS)]
     label = mark.label.strip().casefold() if mark is not None else ""
     asks = _asks_query_on(acted_on, marks, mark)
@@ -197,6 +200,7 @@ def facts_of(
         leaving=_leaving(label) or says(label, FINISHING_WORDS),
         siblings=tuple(m.label for m in marks if m is not mark and m.label and not m.node.editable),
         error=errors[0][:ERROR_QUOTED] if errors else "",
+        showing=tuple(t[:ERROR_QUOTED] for t in seen_texts(acted_on) if refuses(t, tester)),
         arrived=next((t for t in texts if t in shown and t != reached.title and not _leaving(t)), ""),
         toast=new_toasts[0] if new_toasts else "",
         dialog=reached.has_dialog and not acted_on.has_dialog,

@@ -184,7 +184,7 @@ def ways_to(
     defect_step: int,
     idle: Set[int] = frozenset(),
     start: str | None = None,
-    dead_before: Set[int] = frozenset(),
+    same_before: Set[int] = frozenset(),
 ) -> list[Way]:
     """The ways to replay the action of step `defect_step`: the shortest known path from the first
     screen to the state it was taken on, then the run's own walk up to it (when it differs: an app whose
@@ -192,16 +192,16 @@ def ways_to(
     shortest path, the moves that stayed on it just before the one that left it come along (a field
     typed, a list scrolled, a box ticked), unless they changed nothing (`idle` steps). A shortest way no
     shorter than the walk gives way to it. `start`: the screen the app starts on now, when not the one the
-    run started on (a phone that kept its data, signed in). `dead_before`: earlier taps of the defect's
-    own element that changed nothing as it did, left out of the walk: they did nothing on the way, and a
-    fixed build would act on them. Empty when the step was not carried out (a denial) or the run never had
-    a first screen."""
+    run started on (a phone that kept its data, signed in). `same_before`: earlier taps of the defect's
+    own element that did what it did (changed nothing, or were refused with its error), left out of the
+    walk: they did nothing on the way, and a fixed build would act on them. Empty when the step was not
+    carried out (a denial) or the run never had a first screen."""
     by_step = {t.step: t for t in tree.transitions}
     entries = tree.path_entries
     if defect_step not in moves or defect_step not in by_step or not entries:
         return []
     expected = by_step[defect_step].to_key
-    walk_steps = [s for s in sorted(moves) if s <= defect_step and s not in dead_before]
+    walk_steps = [s for s in sorted(moves) if s <= defect_step and s not in same_before]
     walk = Way(tuple(moves[s] for s in walk_steps), expected, "the run's own walk")
     shortest = _shortest(start or entries[0].key, by_step[defect_step].from_key, tree.transitions, moves)
     if shortest is None:

@@ -107,7 +107,20 @@ class Log:
         self._actions: list[Tried] = []
 
     def add(self, tried: Tried) -> None:
-        self._actions.append(tried)
+        self._actions.append(self._refused_again(tried))
+
+    def _refused_again(self, tried: Tried) -> Tried:
+        """`tried`, as the refusal it met again: a tap that changed nothing while its page still showed the
+        error an earlier tap of the same element on that page showed (`Invalid phone number` up since the
+        first Confirm). It showed that error as much as the first did; a fixed app would have moved on."""
+        facts = tried.facts
+        if tried.outcome.kind is not OutcomeKind.NO_CHANGE or facts.error or not facts.showing:
+            return tried
+        for earlier in reversed(self._actions):
+            same = (earlier.label, earlier.page) == (tried.label, tried.page)
+            if same and earlier.facts.error and earlier.facts.error in facts.showing:
+                return replace(tried, facts=replace(facts, error=earlier.facts.error))
+        return tried
 
     def evidence(self, words: Sequence[str], first: str = "") -> Tried | None:
         """The action that shows the feature (`words`: its oracles, goal, names) not working: one on an
@@ -142,11 +155,17 @@ class Log:
         return last is not None and last.label == tried.label and last.page == tried.page
 
     def _shown_before(self, tried: Tried) -> bool:
-        """An error an earlier action showed already: the page it came back on still shows it, and that
-        earlier action is the one to name."""
+        """An error another action showed already: the page it came back on still shows it, and that
+        earlier action is the one to name. The same element's earlier taps on its page are not another's:
+        which of them is the evidence, the data's changes decide (`_stands`)."""
         if tried.contradiction is None or tried.contradiction[0] is not Contradiction.ERROR:
             return False
-        return any(t.step < tried.step and t.facts.error == tried.facts.error for t in self._actions)
+        return any(
+            t.step < tried.step
+            and t.facts.error == tried.facts.error
+            and (t.label, t.page) != (tried.label, tried.page)
+            for t in self._actions
+        )
 
     def at(self, step: int, first: str = "") -> Tried | None:
         """The action taken at `step`, if the run recorded one there."""
@@ -217,12 +236,16 @@ class Log:
         seen = sorted({tried.step, *(u.step for u in self._actions if _sees(u, same))})
         return seen, [c.step for c in self._actions if self._changes(c, words)]
 
-    def dead_before(self, step: int) -> set[int]:
-        """When the action of `step` changed nothing (`Contradiction.NOTHING`): the earlier taps of its
-        element on its page that changed nothing too."""
+    def same_before(self, step: int) -> set[int]:
+        """When the action of `step` changed nothing or showed an error: the earlier taps of its element on
+        its page that did the same (changed nothing; showed an error, or met it again)."""
         tried = next((t for t in self._actions if t.step == step), None)
-        if tried is None or not _sees(tried, same := (tried.label, tried.page, Contradiction.NOTHING)):
+        if tried is None or tried.contradiction is None:
             return set()
+        kind = tried.contradiction[0]
+        if kind not in (Contradiction.NOTHING, Contradiction.ERROR):
+            return set()
+        same = (tried.label, tried.page, kind)
         return {u.step for u in self._actions if u.step < step and _sees(u, same)}
 
     def changed_before(self, step: int, words: Sequence[str]) -> bool:

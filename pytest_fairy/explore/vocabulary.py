@@ -158,6 +158,12 @@ def is_invalid(text: str) -> bool:
     return any(word in lowered for word in INVALID_WORDS)
 
 
+def refuses(text: str, tester: bool) -> bool:
+    """Whether `text` tells of an error; of a validation message only when the input is the `tester`'s
+    own (the spec's): made-up input is refused by a working app too."""
+    return is_error(text) or tester and is_invalid(text)
+
+
 def says(label: str, words: frozenset[str]) -> bool:
     """Whether the label is one of `words`, or holds one as a word (`Save recipe`, `加入购物车`)."""
     return label.strip().casefold() in words or bool(tokens(label) & words)

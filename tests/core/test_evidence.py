@@ -647,3 +647,48 @@ def test_a_validation_message_for_the_specs_own_data_is_the_evidence() -> None:
         act(cov, 2, typed, "Confirm details", OutcomeKind.CONTENT_CHANGED, refused)
         found = cov.evidence(["visible: Deliver to Alex Morgan", "fill in the delivery details and confirm them"])
         assert (str(found) == "step 2 (tap Confirm details on Delivery details) showed 'Invalid phone number'") is evidence, found
+
+
+def test_a_submit_meeting_its_refusal_again_after_a_change_of_data_is_the_evidence_without_the_first() -> None:
+    """Confirm refuses the tester's own phone number; a medicine is added to the cart (a change of data);
+    back on the form, which still shows the error, Confirm changes nothing: it met the same refusal. That
+    later tap is the evidence, an error as the first was, and its replay leaves out the earlier taps of
+    Confirm that met it: a fixed app acts on them, and the walk would go elsewhere."""
+    given = [("Full name", "Alex Morgan"), ("Phone number", "5550123456")]
+    cov, wall = start(
+        page("Delivery details", field("Full name"), field("Phone number"), button("Confirm details")),
+        cov=Coverage(words="add a medicine to the cart, fill in the delivery details and confirm them", inputs=given),
+    )
+    typed = look(page("Delivery details", field("Full name", "Alex Morgan"), field("Phone number", "5550123456"), button("Confirm details")))
+    refused = look(page("Delivery details", field("Full name", "Alex Morgan"), field("Phone number", "5550123456"), v("TextView", "Invalid phone number", id="err"), button("Confirm details")))
+    product = look(page("Product details", button("Add to cart")), activity="a.Product")
+    added = look(page("Product details", button("Add to cart"), v("TextView", "Added to cart", id="added")), activity="a.Product")
+    act(cov, 1, wall, "Full name", OutcomeKind.CONTENT_CHANGED, typed, action="type")
+    act(cov, 2, typed, "Confirm details", OutcomeKind.CONTENT_CHANGED, refused)
+    act(cov, 3, refused, "Confirm details", OutcomeKind.NO_CHANGE, refused)
+    cov.saw(*product, in_app=True)
+    cov.acted(4, refused[0], "back|||", "back", Outcome("back", OutcomeKind.NEW_STATE), product[0], (refused[1], product[1]))
+    act(cov, 5, product, "Add to cart", OutcomeKind.CONTENT_CHANGED, added)
+    cov.saw(*refused, in_app=True)
+    cov.acted(6, added[0], "back|||", "back", Outcome("back", OutcomeKind.STATE_CHANGED), refused[0], (added[1], refused[1]))
+    act(cov, 7, refused, "Confirm details", OutcomeKind.NO_CHANGE, refused)
+    words = ["visible: Deliver to Alex Morgan", "add a medicine to the cart, fill in the delivery details and confirm them"]
+    assert str(cov.evidence(words)) == "step 7 (tap Confirm details on Delivery details) showed 'Invalid phone number'"
+    assert cov.log.same_before(7) == {2, 3}
+
+
+def test_a_tap_meets_no_refusal_of_its_own_that_another_element_or_an_earlier_page_showed() -> None:
+    """Pay now shows `Payment failed`; Retry then changes nothing on the page that still shows it: Retry is
+    dead, it was refused nothing. Nor is a tap that showed an error once, then changed nothing when its
+    page showed another one, refused again."""
+    failed = v("TextView", "Payment failed", id="failed")
+    cov, checkout = start(page("Payments", button("Pay now"), button("Retry payment")))
+    declined = look(page("Payments", button("Pay now"), button("Retry payment"), failed))
+    offline = look(page("Payments", button("Pay now"), button("Retry payment"), failed, v("TextView", "Network error", id="net")))
+    act(cov, 1, checkout, "Pay now", OutcomeKind.CONTENT_CHANGED, declined)
+    act(cov, 2, declined, "Retry payment", OutcomeKind.NO_CHANGE, declined)
+    act(cov, 3, declined, "Retry payment", OutcomeKind.CONTENT_CHANGED, offline)
+    act(cov, 4, declined, "Retry payment", OutcomeKind.NO_CHANGE, declined)
+    assert str(cov.at(2)) == "step 2 (tap Retry payment on Payments) changed nothing"
+    assert str(cov.at(4)) == "step 4 (tap Retry payment on Payments) changed nothing"
+    assert cov.log.same_before(4) == {2}

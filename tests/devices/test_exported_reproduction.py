@@ -125,9 +125,12 @@ def test_a_done_when_never_seen_exports_a_test_that_waits_for_it_and_fails_until
     result.stdout.fnmatch_lines(["*(reproduced 2/2 in 3 steps)*"])  # 我的, 设置, 检查更新: no detour
     (exported,) = (pytester.path / ".fairy").rglob("test_reproduce_check_for_updates.py")
     source = exported.read_text(encoding="utf-8")
-    assert "before = _screen(d)\n    d(resourceId='com.example.kuaikan:id/row_check_update').click()" in source
-    assert """assert _within(WAIT_SECONDS, lambda: _screen(d) != before), "not so: tapping '检查更新' changes""" in (
-        source
+    assert (
+        "before = _screen(d)\n    d(resourceId='com.example.kuaikan:id/row_check_update').click()" in source
+    )
+    assert (
+        """assert _within(WAIT_SECONDS, lambda: _screen(d) != before), "not so: tapping '检查更新' changes"""
+        in source
     )
 
     failing = run_exported(exported, broken, farm, tmp_path / "broken")
@@ -167,4 +170,94 @@ def test_a_lost_setting_exports_a_test_of_the_switch_that_fails_until_the_app_ke
     assert "AssertionError: not so: 'Night reading mode' stays on" in failing.stdout
     clean = farm.serve(unseen / "reader_settings_clean" / "app.yaml")
     passing = run_exported(exported, clean, farm, tmp_path / "clean")
+    assert passing.returncode == 0, passing.stdout + passing.stderr
+
+
+# A shop whose delivery form refuses the tester's own phone number, and keeps the error on the page
+# when the run leaves it and comes back; its twin opens the review.
+REFUSING_SHOP = """
+app: {name: Corner Shop, package: com.example.cornershop, launch: home}
+variables: {basket: 0, refused: false, name: '', phone: ''}
+screens:
+  - id: home
+    activity: .HomeActivity
+    title: Corner Shop
+    up: false
+    elements:
+      - {class: ImageButton, id: action_basket, desc: Basket, on_tap: [{go: basket}]}
+      - {id: row_tea, text: Green tea · $3, on_tap: [{go: tea}]}
+      - {id: row_honey, text: Honey · $6, on_tap: [{go: honey}]}
+  - id: tea
+    activity: .ProductActivity
+    title: Green tea
+    elements:
+      - {class: Button, id: btn_add, text: Add to basket, on_tap: [{inc: {basket: 1}}, {toast: Added to basket}]}
+  - id: honey
+    activity: .ProductActivity
+    title: Honey
+    elements:
+      - {class: Button, id: btn_add, text: Add to basket, on_tap: [{inc: {basket: 1}}, {toast: Added to basket}]}
+  - id: basket
+    activity: .BasketActivity
+    title: Basket
+    elements:
+      - {id: tv_count, text: "Items in basket: {var:basket}"}
+      - {when: "basket > 0", class: Button, id: btn_proceed, text: Proceed to delivery, on_tap: [{go: delivery}]}
+  - id: delivery
+    activity: .DeliveryActivity
+    title: Delivery details
+    elements:
+      - {class: EditText, id: et_name, hint: Full name, var: name}
+      - {class: EditText, id: et_phone, hint: Phone number, var: phone}
+      - {when: refused, id: tv_error, text: Invalid phone number}
+      - {class: Button, id: btn_confirm, text: Confirm details, on_tap: [{set: {refused: true}}]}
+  - id: review
+    activity: .ReviewActivity
+    title: Review
+    elements:
+      - {text: Deliver to Alex Morgan}
+"""
+SHOP_SPEC = """
+app: {name: Corner Shop, package: com.example.cornershop, virtual: app.yaml}
+defaults:
+  inputs: {Full name: Alex Morgan, Phone number: '5550123456'}
+features:
+  - name: delivery details
+    goal: add a product to the basket, open the basket, proceed to delivery, fill in the delivery details and
+      confirm them
+    max_steps: 40
+    done_when:
+      - visible: Deliver to Alex Morgan
+"""
+
+
+def test_a_refusal_met_again_after_a_change_of_data_exports_a_test_that_passes_once_the_form_accepts(
+    pytester: pytest.Pytester, lock_dir: Path, farm: Farm, tmp_path: Path
+) -> None:
+    """Confirm refuses the phone number; a second product goes into the basket; back on the form, which still
+    shows the error, Confirm changes nothing. That last tap is the evidence, and the walk to it leaves out
+    the earlier taps of Confirm: on the fixed app they open the review, and the rest of the walk would not
+    be found there. So the export is red on the refusing shop and green on its twin."""
+    shop = pytester.path / "shop"
+    shop.mkdir()
+    (shop / "app.yaml").write_text(REFUSING_SHOP, encoding="utf-8")
+    (shop / "test_shop.yaml").write_text(SHOP_SPEC, encoding="utf-8")
+    fixed = tmp_path / "fixed"
+    fixed.mkdir()
+    accepting = REFUSING_SHOP.replace("on_tap: [{set: {refused: true}}]", "on_tap: [{go: review}]")
+    (fixed / "app.yaml").write_text(accepting, encoding="utf-8")
+    pytester.makeini(f"[pytest]\nfairy_artifacts = .fairy\nfairy_lock_dir = {lock_dir}\n")
+    broken = farm.serve(shop / "app.yaml")
+    result = pytester.runpytest("shop", f"--fairy-adb={farm.address}", f"--fairy-device={broken.serial}")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["*(tap * Confirm details on Delivery details) showed 'Invalid phone number'*"]
+    )
+    (exported,) = (pytester.path / ".fairy").rglob("test_reproduce_*.py")
+    failing = run_exported(exported, broken, farm, tmp_path / "broken")
+    assert failing.returncode == 1, failing.stdout + failing.stderr
+    assert (
+        "AssertionError: not so: tapping 'Confirm details' shows no 'Invalid phone number'" in failing.stdout
+    )
+    passing = run_exported(exported, farm.serve(fixed / "app.yaml"), farm, tmp_path / "clean")
     assert passing.returncode == 0, passing.stdout + passing.stderr
