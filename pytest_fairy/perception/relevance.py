@@ -24,8 +24,13 @@ STOP_WORDS = frozenset(
 
 
 def tokens(text: str) -> frozenset[str]:
+    """The words of `text` that say what it is about: its English words but function words and numbers,
+    its Chinese character pairs. A text of function words alone keeps them: the `Me` tab is about `Me`."""
     lowered = text.lower()
-    found = {w for w in _LATIN_WORD.findall(lowered) if w not in STOP_WORDS and not w.isdigit()}
+    words = [w for w in _LATIN_WORD.findall(lowered) if not w.isdigit()]
+    found = {w for w in words if w not in STOP_WORDS}
+    if not found and not _CJK_RUN.search(text):
+        found = set(words)
     for run in _CJK_RUN.findall(text):
         if len(run) == 1:
             found.add(run)

@@ -9,6 +9,12 @@ def test_latin_words_are_whole_lowercase_words_without_stop_words():
     assert overlap("Shopping cart", tokens("add it to the cart")) == 1
 
 
+def test_a_label_of_function_words_alone_keeps_them():
+    assert tokens("Me") == {"me"}  # the tab, and the screen it opens
+    assert tokens("About me") == {"about"}
+    assert overlap("Me", tokens("show me my orders")) == 0
+
+
 def test_chinese_is_compared_by_bigrams():
     topic = tokens("麦乐送点餐功能: 浏览菜单, 加入购物车")
     assert overlap("购物车", topic) == 2

@@ -53,6 +53,16 @@ def test_a_tap_that_opened_the_screen_a_sibling_names_is_the_evidence() -> None:
     assert str(found) == "step 1 (tap 我的订单 on 我的) opened 我的收藏 instead, which '我的收藏' names"
 
 
+def test_a_tab_that_opened_the_me_tabs_screen_is_the_evidence() -> None:
+    """`Me` is all function words, and still the name of its tab and its screen."""
+    cov, home = start(page("BookNook", button("Home"), button("Inbox"), button("Me")))
+    me = look(page("Me", v("TextView", "Reading goals", id="goals"), button("Home"), button("Inbox"), button("Me")), activity="a.Me")
+    act(cov, 1, home, "Inbox", OutcomeKind.NEW_STATE, me)
+    assert str(cov.evidence(["tabs - open the Inbox tab", "visible: No new messages yet"])) == (
+        "step 1 (tap Inbox on BookNook) opened Me instead, which 'Me' names"
+    )
+
+
 def test_a_screen_its_label_names_is_its_own_though_a_sibling_names_it_too() -> None:
     cov, account = start(page("Account", button("Orders"), button("Returns")))
     orders = look(page("Orders & returns", v("TextView", "No orders yet", id="empty")), activity="a.Orders")
