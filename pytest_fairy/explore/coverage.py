@@ -34,6 +34,7 @@ from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind
 from pytest_fairy.explore.evidence import Facts, facts_of, field_texts, usable
 from pytest_fairy.explore.families import sampled
+from pytest_fairy.explore.naming import names
 from pytest_fairy.explore.policy import RiskPolicy
 from pytest_fairy.explore.settings_kept import Settings
 from pytest_fairy.explore.state import StateId, layout_of
@@ -84,6 +85,7 @@ class Coverage:
         self.inputs = tuple(inputs)
         self.empty = asks_empty(words)  # it asks for a form submitted empty
         self._words = tokens(words)
+        self._text = words
         self._pages: dict[str, _Page] = {}
         self._tried_refs: set[str] = set()
         # Row family -> where each of its rows (by ref) led, latest last.
@@ -159,7 +161,18 @@ class Coverage:
         where = page.title or page.name
         lost = self.settings.arrived(step, ref, facts, screens) if screens is not None else None
         tried = Tried(
-            step, words, label, where, outcome, led_to, facts, page.via, page.blanks, after.key, lost=lost
+            step,
+            words,
+            label,
+            where,
+            outcome,
+            led_to,
+            facts,
+            page.via,
+            page.blanks,
+            after.key,
+            lost=lost,
+            named=names(label, self._text),
         )
         self.log.add(tried)
         if not ref:

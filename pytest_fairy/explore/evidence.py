@@ -17,7 +17,9 @@ What contradicts a feature (`Contradiction`), from what the screens before and a
   showed there: the same refusal (`tried.Log`);
 - a wrong screen: a tap (not a way out such as Navigate up) that left its page for the screen another
   element names - one of the same page (a copy-paste slip `我的订单` -> `我的收藏`), or one that led to
-  that very screen elsewhere in the run - not merely a screen whose title differs from the label;
+  that very screen elsewhere in the run - not merely a screen whose title differs from the label; or a
+  list's row the feature names that opened the screen another row of that list opened, which shows none
+  of its words (`tried.Log`);
 - a lost setting: a switch or box the run set, shown the other way when the run came back to its page,
   untouched since (`Settings`);
 - nothing found: a search on the spec's own test data (its `inputs`), whose outcome says that nothing
@@ -41,12 +43,19 @@ such a change stays evidence: the data did not explain it (`tried.Log`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from pytest_fairy.explore.decisions import OutcomeKind
+from pytest_fairy.explore.naming import (
+    MENTIONS_SHARE,
+    NAMES_SHARE,
+    names,
+    other_named,
+    share,
+    signs_in,
+)
 from pytest_fairy.explore.state import DIALOG_KINDS, IGNORED_KINDS
 from pytest_fairy.explore.target import input_named
 from pytest_fairy.explore.vocabulary import (
@@ -56,7 +65,6 @@ from pytest_fairy.explore.vocabulary import (
     LEAVING_LABELS,
     NOTHING_FOUND_WORDS,
     QUERY_WORDS,
-    SIGN_IN_WORDS,
     SUBMIT_QUERY_WORDS,
     is_error,
     refuses,
@@ -64,13 +72,10 @@ from pytest_fairy.explore.vocabulary import (
 )
 from pytest_fairy.perception.hierarchy import Node
 from pytest_fairy.perception.reading import reading_order
+from pytest_fairy.perception.refs import list_row
 from pytest_fairy.perception.relevance import overlap, tokens
 from pytest_fairy.perception.screen import Mark, Screen
 
-# The share of a label's words a screen's title must hold for the label to name that screen, and to
-# mention it (an element that mentions the screen it opened did not open a wrong one).
-NAMES_SHARE = 2 / 3
-MENTIONS_SHARE = 1 / 2
 # How much of an error text a verdict quotes.
 ERROR_QUOTED = 60
 MOVED = frozenset({OutcomeKind.NEW_STATE, OutcomeKind.STATE_CHANGED})
@@ -151,6 +156,8 @@ class Facts:
     arrived: str = ""
     retitled: bool = False  # it led to a screen of another title: away from the page, not a change on it
     here: bool = False  # the element names the screen it is on (a selected tab): tapping it may do nothing
+    in_list: str = ""  # the list it is a row of (its id, else its class): "" when it is no list's row
+    echoed: bool = False  # the screen it led to shows a word of its label
 
 
 def facts_of(
@@ -207,6 +214,8 @@ def facts_of(
         acknowledged=closed and any(map(is_error, seen_texts(acted_on, dialog=True))),
         retitled=reached.title != acted_on.title,
         here=mark is not None and (mark.node.selected or _tab_of(mark.label, acted_on.title)),
+        in_list=_list_of(mark),
+        echoed=mark is not None and bool(overlap(mark.label, tokens(" ".join(texts)))),
     )
 
 
@@ -270,43 +279,6 @@ def contradiction(
     return None
 
 
-def other_named(label: str, title: str, siblings: Sequence[str]) -> str:
-    """The sibling whose label names the screen `title`, which `label` does not: "" if none. A label
-    names a title when most of its words are in it (`NAMES_SHARE`), and does not when under half are; a
-    sibling names it when, besides, most of the title's words are its own (`上海` does not name the
-    results `上海 → 北京`, nor the `我的` tab the home screen `我的家`)."""
-    seen = tokens(title)
-    if not seen or mentions(label, title):
-        return ""
-    naming = [s for s in siblings if names(s, title) and _share(title, tokens(s)) >= NAMES_SHARE]
-    return max(naming, key=lambda s: _share(s, seen), default="")
-
-
-def mentions(label: str, text: str) -> bool:
-    """Whether at least half of `label`'s words are in `text` (a screen's title, a feature's words)."""
-    return _share(label, tokens(text)) >= MENTIONS_SHARE
-
-
-def signs_in(title: str) -> bool:
-    """Whether the screen titled `title` asks to sign in."""
-    return any(word in title.casefold() for word in SIGN_IN_WORDS)
-
-
-def names(label: str, title: str) -> bool:
-    """Whether `label` names the screen titled `title`: most of its words are in it, and its numbers
-    (`商品 24` does not name `商品 23`)."""
-    numbers = set(_NUMBER.findall(label)) <= set(_NUMBER.findall(title))
-    return numbers and bool(tokens(title)) and _share(label, tokens(title)) >= NAMES_SHARE
-
-
-_NUMBER = re.compile(r"\d+")
-
-
-def _share(label: str, seen: frozenset[str]) -> float:
-    words = tokens(label)
-    return len(words & seen) / len(words) if words else 0.0
-
-
 def changes_data(label: str, facts: Facts, kind: OutcomeKind) -> bool:
     """Whether an action that ended `kind` may have changed what the app keeps: a switch or box toggled
     (not a form's, which its submit keeps), or a button that commits a form (Save, 提交) or keeps
@@ -332,12 +304,12 @@ def relevance(label: str, via: str, control: Control, words: frozenset[str], as_
     as it asks, or holding the spec's own test data), a search's `查找` or `Go` too."""
     shared = overlap(label, words)
     if shared:
-        return shared if _share(label, words) >= MENTIONS_SHARE else 0
+        return shared if share(label, words) >= MENTIONS_SHARE else 0
     if control is not Control.BUTTON:
         return 0
     if as_asked and says(label, COMMIT_WORDS | SUBMIT_QUERY_WORDS):
         return 1
-    return 1 if says(label, COMMIT_WORDS) and via and _share(via, words) >= NAMES_SHARE else 0
+    return 1 if says(label, COMMIT_WORDS) and via and share(via, words) >= NAMES_SHARE else 0
 
 
 def _tab_of(label: str, title: str) -> bool:
@@ -364,6 +336,13 @@ def fields_of(marks: Sequence[Mark]) -> list[Node]:
 
 def _box(node: Node) -> bool:
     return node.checkable and "CheckBox" in node.class_name
+
+
+def _list_of(mark: Mark | None) -> str:
+    row = list_row(mark.node) if mark is not None else None
+    if row is None or row.parent is None:
+        return ""
+    return row.parent.resource_id or row.parent.class_name
 
 
 def _control(mark: Mark | None) -> Control:

@@ -17,11 +17,9 @@ from pytest_fairy.explore.evidence import (
     Facts,
     changes_data,
     contradiction,
-    mentions,
-    names,
     relevance,
-    signs_in,
 )
+from pytest_fairy.explore.naming import mentions, names, signs_in
 from pytest_fairy.explore.settings_kept import Lost
 from pytest_fairy.explore.vocabulary import asks_empty
 from pytest_fairy.perception.relevance import overlap, tokens
@@ -46,6 +44,7 @@ class Tried:
     # Another element, named for the screen this one opened, that led there too: `'关于每日新闻' on 设置`.
     elsewhere: str = ""
     lost: Lost | None = None  # a setting the screen it led to showed lost
+    named: bool = False  # the feature's words name it (most of its words, and its numbers)
 
     def __str__(self) -> str:
         """`step 7 (tap [3] 检查更新 on 设置) changed nothing`."""
@@ -192,6 +191,21 @@ class Log:
             same = other.to_key == tried.to_key and other.led_to == tried.led_to
             same = same and other.label != tried.label and other.facts.retitled
             if same and other.outcome.kind in MOVED_ON and names(other.label, other.led_to):
+                return replace(tried, elsewhere=f"'{other.label}' on {other.page}")
+        return self._like_its_siblings(tried)
+
+    def _like_its_siblings(self, tried: Tried) -> Tried:
+        """`tried`, a row of a list the feature names, knowing that another row of that list opened the very
+        screen it opened, which shows none of its words: `Award Winner: Kyoto` opening the Details page
+        every plain row opens (`No more details for this destination`). A row the feature does not name
+        (`Kyoto 12`, for "open Kyoto"), or a screen that says what it opened for (`Kyoto`), is not."""
+        facts = tried.facts
+        if not tried.named or not facts.in_list or facts.echoed:
+            return tried
+        for other in self._actions:
+            sibling = other.facts.in_list == facts.in_list and other.page == tried.page
+            same = other.to_key == tried.to_key and other.led_to == tried.led_to
+            if sibling and same and other.label != tried.label and other.outcome.kind in MOVED_ON:
                 return replace(tried, elsewhere=f"'{other.label}' on {other.page}")
         return tried
 

@@ -3,12 +3,12 @@ the feature's words point to. Each rule has a test here that fails when the rule
 
 from __future__ import annotations
 
-from core_coverage import PKG, act, button, key, look, page, start
+from core_coverage import PKG, RV, act, button, key, look, page, start
 from core_dumps import v, window
 
 from pytest_fairy.explore.coverage import Coverage
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind
-from pytest_fairy.explore.evidence import names
+from pytest_fairy.explore.naming import names
 from pytest_fairy.explore.state import StateId
 from pytest_fairy.explore.vocabulary import asks_empty
 from pytest_fairy.perception.screen import Screen
@@ -702,3 +702,54 @@ def test_a_tap_meets_no_refusal_of_its_own_that_another_element_or_an_earlier_pa
     assert str(cov.at(2)) == "step 2 (tap Retry payment on Payments) changed nothing"
     assert str(cov.at(4)) == "step 4 (tap Retry payment on Payments) changed nothing"
     assert cov.log.same_before(4) == {2}
+
+
+def destinations(*rows: str) -> tuple[StateId, Screen]:
+    rv = v(RV, "", *(v("TextView", row, id=f"row_{i}", clickable=True) for i, row in enumerate(rows)), id="rv", scrollable=True)
+    return look(page("Popular destinations", rv), activity="a.Catalog")
+
+
+def test_a_row_the_feature_names_opening_the_page_its_plain_siblings_open_is_the_evidence() -> None:
+    """`Award Winner: Kyoto` opened the Details page every plain row opens, which says nothing of it."""
+    words = "scroll the list to 'Award Winner: Kyoto' and open it to read its Award Winner feature"
+    cov, _ = start(page("Popular destinations", v(RV, "", id="rv", scrollable=True)), activity="a.Catalog", cov=Coverage(words=words))
+    listed = destinations("Kyoto 12", "Havana 13", "Award Winner: Kyoto")
+    details = look(page("Details", v("TextView", "No more details for this destination", id="text")), activity="a.Detail")
+    kyoto_12 = look(page("Kyoto 12", v("TextView", "Kyoto in spring", id="text")), activity="a.City")
+    cov.saw(*listed, in_app=True)
+    act(cov, 1, listed, "Kyoto 12", OutcomeKind.NEW_STATE, kyoto_12)
+    act(cov, 2, listed, "Award Winner: Kyoto", OutcomeKind.NEW_STATE, details)
+    assert cov.evidence([words]) is None  # no sibling seen opening that page yet
+    act(cov, 3, listed, "Havana 13", OutcomeKind.STATE_CHANGED, details)
+    assert str(cov.evidence([words, "visible: Award Winner feature - all about Kyoto"])) == (
+        "step 2 (tap Award Winner: Kyoto on Popular destinations) opened Details instead, which 'Havana 13' on "
+        "Popular destinations opens"
+    )
+
+
+def test_a_row_the_feature_does_not_name_or_a_page_that_says_what_it_opened_for_is_no_wrong_screen() -> None:
+    """`Kyoto 12` is not the Kyoto the feature names (its number is not the feature's); a page that shows
+    `Kyoto` is Kyoto's, whatever its siblings open."""
+    words = "open Kyoto in Popular destinations"
+    listed = destinations("Kyoto 12", "Havana 13", "Kyoto")
+    details = look(page("Details", v("TextView", "No more details for this destination", id="text")), activity="a.Detail")
+    kyoto = look(page("Details", v("TextView", "Kyoto: temples and gardens", id="text")), activity="a.Detail")
+    cov, _ = start(page("Popular destinations", v(RV, "", id="rv", scrollable=True)), activity="a.Catalog", cov=Coverage(words=words))
+    cov.saw(*listed, in_app=True)
+    act(cov, 1, listed, "Kyoto 12", OutcomeKind.NEW_STATE, details)
+    act(cov, 2, listed, "Havana 13", OutcomeKind.STATE_CHANGED, details)
+    assert cov.evidence([words]) is None
+    act(cov, 3, listed, "Kyoto", OutcomeKind.NEW_STATE, kyoto)
+    act(cov, 4, listed, "Havana 13", OutcomeKind.STATE_CHANGED, kyoto)  # one page, its text aside
+    assert cov.evidence([words]) is None
+
+
+def test_a_banner_the_feature_names_opening_the_list_a_button_opens_too_is_no_wrong_screen() -> None:
+    """The `Kyoto special` banner opens the catalog that `See all` opens: the way to Kyoto, not a list's
+    row sent to the wrong page."""
+    words = "open the Kyoto special from the home page"
+    cov, home = start(page("GoPlaces", button("Kyoto special"), button("See all")), cov=Coverage(words=words))
+    catalog = destinations("Havana 13", "Lisbon 14")
+    act(cov, 1, home, "Kyoto special", OutcomeKind.NEW_STATE, catalog)
+    act(cov, 2, home, "See all", OutcomeKind.STATE_CHANGED, catalog)
+    assert cov.evidence([words]) is None
