@@ -9,7 +9,7 @@ from pytest_fairy.explore.decisions import Brain
 from pytest_fairy.explore.login import LOGIN_FEATURE, Login
 from pytest_fairy.explore.mission import Mission
 from pytest_fairy.explore.policy import RiskPolicy
-from pytest_fairy.explore.target import Target
+from pytest_fairy.explore.target import Target, goal_inputs
 from pytest_fairy.spec.model import Feature, OracleKind, Spec
 from pytest_fairy.spec.secrets import Secrets, as_placeholders
 
@@ -40,8 +40,15 @@ def target_of(spec: Spec, feature: Feature, *, max_steps: int | None = None) -> 
         cost_budget=settings.budget.cost_usd,
         reset=settings.reset.value if settings.reset is not None else None,
         secrets=spec.secrets,
-        inputs=tuple((field, as_placeholders(value)) for field, value in settings.inputs),
+        inputs=_inputs(settings.inputs, feature.goal),
     )
+
+
+def _inputs(given: Sequence[tuple[str, str]], goal: str) -> tuple[tuple[str, str], ...]:
+    """The spec's test data, then what the goal gives for the fields it does not name (`goal_inputs`)."""
+    named = {field.casefold() for field, _ in given}
+    quoted = [(field, value) for field, value in goal_inputs(goal) if field.casefold() not in named]
+    return tuple((field, as_placeholders(value)) for field, value in (*given, *quoted))
 
 
 def mission_of(spec: Spec, feature: Feature) -> Mission:

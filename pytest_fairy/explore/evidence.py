@@ -298,13 +298,14 @@ def changes_data(label: str, facts: Facts, kind: OutcomeKind) -> bool:
 def relevance(label: str, via: str, control: Control, words: frozenset[str], as_asked: bool = False) -> int:
     """How strongly the feature's words (`tokens` of them) point at an element: the words its label
     shares with them, when they are at least half its words (`国庆特惠 机票低至3折` shares one of eight with
-    "search 机票": a banner beside the feature, not one of its elements); else 1 for a form's commit
-    button on a screen an element they name opened (most of its words are theirs: `Add task` is not
-    named by "rename a task"), or on a form that holds what the feature asks (`as_asked`: submitted empty
-    as it asks, or holding the spec's own test data), a search's `查找` or `Go` too."""
+    "search 机票": a banner beside the feature, not one of its elements); else (`确认提交` shares one of
+    three with "提交成功") 1 for a form's commit button on a screen an element they name opened (most of
+    its words are theirs: `Add task` is not named by "rename a task"), or on a form that holds what the
+    feature asks (`as_asked`: submitted empty as it asks, or holding the spec's own test data), a
+    search's `查找` or `Go` too."""
     shared = overlap(label, words)
-    if shared:
-        return shared if share(label, words) >= MENTIONS_SHARE else 0
+    if shared and share(label, words) >= MENTIONS_SHARE:
+        return shared
     if control is not Control.BUTTON:
         return 0
     if as_asked and says(label, COMMIT_WORDS | SUBMIT_QUERY_WORDS):

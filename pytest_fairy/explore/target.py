@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -53,3 +54,23 @@ def input_named(inputs: Sequence[tuple[str, str]], *names: str) -> str | None:
             if any(wanted == n if exact else wanted in n for n in known):
                 return value
     return None
+
+
+# Test data a goal gives in its own words: 姓名填“王芳”, 手机号输入为「139...」; type 'banana' into the Search
+# products field. The value quoted, the field named before the verb (Chinese) or after `into` (English).
+_GOAL_INPUT_ZH = re.compile(
+    r"([^\s，。；、,;:：（）()“”\"'「」]{1,12}?)(?:填写|填入|输入|填)(?:为|成)?[“\"'「]([^”\"'」]+)[”\"'」]"
+)
+_GOAL_INPUT_EN = re.compile(
+    r"\b(?:type|enter)\s+[“\"']([^”\"']+)[”\"']\s+in(?:to)?\s+(?:the\s+)?"
+    r"([^,.;:()]+?)(?:\s+(?:field|box)\b|\s*(?=[,.;:()]|$))",
+    re.IGNORECASE,
+)
+_LEADING = ("在", "于", "往", "向")
+
+
+def goal_inputs(goal: str) -> tuple[tuple[str, str], ...]:
+    """The test data `goal` gives for named fields, as `inputs` pairs (field, value), in order."""
+    found = [(field.lstrip("".join(_LEADING)), value) for field, value in _GOAL_INPUT_ZH.findall(goal)]
+    found += [(field, value) for value, field in _GOAL_INPUT_EN.findall(goal)]
+    return tuple((field.strip(), value.strip()) for field, value in found if field.strip() and value.strip())

@@ -4,13 +4,16 @@ of the field's kind; never the word of the field itself."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_fairy.brain.candidates import Focus, best, find_candidates, text_for
 from pytest_fairy.explore.action import ActionKind
-from pytest_fairy.explore.target import Target
+from pytest_fairy import load_spec
+from pytest_fairy.explore.briefing import target_of
+from pytest_fairy.explore.target import Target, goal_inputs
 from pytest_fairy.perception.screen import Mark
 from tests.claude import synthetic
 from tests.perception.builder import v
@@ -151,3 +154,34 @@ def test_a_checked_radio_row_is_not_tapped_again() -> None:
     assert radios and all(m.node.short_class == "LinearLayout" for m in radios)
     assert {m.ref for m in radios if not m.node.checked} <= offered
     assert not {m.ref for m in radios if m.node.checked} & offered
+
+
+def test_a_goal_gives_test_data_for_the_fields_it_names() -> None:
+    assert goal_inputs("活动报名表单能提交成功（姓名填“王芳”，手机号填“13912345678”，邮箱可不填）") == (
+        ("姓名", "王芳"),
+        ("手机号", "13912345678"),
+    )
+    assert goal_inputs("在搜索框输入「香蕉」，点搜索") == (("搜索框", "香蕉"),)
+    assert goal_inputs("type 'banana' into the Search products field and see it listed") == (
+        ("Search products", "banana"),
+    )
+    assert goal_inputs('Enter "ann@example.com" in Email, then tap Join') == (("Email", "ann@example.com"),)
+    # A quote that names what to tap or see is no test data.
+    assert goal_inputs("点击“确认提交”，看到“提交成功”") == ()
+    assert goal_inputs("open 'Award Winner: Kyoto' and read it") == ()
+
+
+def test_the_specs_inputs_come_first_and_the_goal_fills_in_the_fields_they_do_not_name(tmp_path: Path) -> None:
+    spec = tmp_path / "test_form.yaml"
+    spec.write_text(
+        "app: {name: Form, package: com.example.form}\n"
+        "features:\n"
+        "  - name: sign up\n"
+        "    goal: 姓名填“王芳”，手机号填“13912345678”\n"
+        "    inputs: {手机号: '13800000000'}\n",
+        encoding="utf-8",
+    )
+    loaded = load_spec(spec)
+    inputs = target_of(loaded, loaded.features[0]).inputs
+    assert inputs == (("手机号", "13800000000"), ("姓名", "王芳"))
+    assert text_for(field("姓名（必填）"), replace(target(), inputs=inputs)) == "王芳"
