@@ -59,6 +59,7 @@ from pytest_fairy.explore.naming import (
 from pytest_fairy.explore.state import DIALOG_KINDS, IGNORED_KINDS
 from pytest_fairy.explore.target import input_named
 from pytest_fairy.explore.vocabulary import (
+    ALLOWING_LABELS,
     COMMIT_WORDS,
     FINISHING_WORDS,
     KEEP_WORDS,
@@ -299,10 +300,11 @@ def relevance(label: str, via: str, control: Control, words: frozenset[str], as_
     """How strongly the feature's words (`tokens` of them) point at an element: the words its label
     shares with them, when they are at least half its words (`国庆特惠 机票低至3折` shares one of eight with
     "search 机票": a banner beside the feature, not one of its elements); else (`确认提交` shares one of
-    three with "提交成功") 1 for a form's commit button on a screen an element they name opened (most of
-    its words are theirs: `Add task` is not named by "rename a task"), or on a form that holds what the
-    feature asks (`as_asked`: submitted empty as it asks, or holding the spec's own test data), a
-    search's `查找` or `Go` too."""
+    three with "提交成功") 1 for a form's commit button, or a permission prompt's `Allow`, on a screen an
+    element they name opened (most of its words are theirs: `Add task` is not named by "rename a task";
+    the `允许` of the prompt `附近门店` raised, for "授权位置信息后能使用「附近门店」"), or on a form
+    that holds what the feature asks (`as_asked`: submitted empty as it asks, or holding the spec's own
+    test data), a search's `查找` or `Go` too."""
     shared = overlap(label, words)
     if shared and share(label, words) >= MENTIONS_SHARE:
         return shared
@@ -310,7 +312,8 @@ def relevance(label: str, via: str, control: Control, words: frozenset[str], as_
         return 0
     if as_asked and says(label, COMMIT_WORDS | SUBMIT_QUERY_WORDS):
         return 1
-    return 1 if says(label, COMMIT_WORDS) and via and share(via, words) >= NAMES_SHARE else 0
+    finishes = says(label, COMMIT_WORDS) or label.strip().casefold() in ALLOWING_LABELS
+    return 1 if finishes and via and share(via, words) >= NAMES_SHARE else 0
 
 
 def _tab_of(label: str, title: str) -> bool:

@@ -132,6 +132,11 @@ ASKS_REFUSAL = ("deny", "denied", "refuse", "decline", "reject", "don't allow", 
 REFUSING_LABELS = frozenset(
     {"拒绝", "不允许", "禁止", "deny", "don't allow", "dont allow", "decline", "refuse"}
 )
+# The choices of a permission prompt that grant it.
+ALLOWING_LABELS = frozenset(
+    {"允许", "始终允许", "仅在使用中允许", "仅使用期间允许", "本次运行允许", "allow", "allow all the time"}
+    | {"while using the app", "only this time", "allow only while using the app"}
+)
 
 
 def asks_refusal(text: str) -> bool:

@@ -753,3 +753,17 @@ def test_a_banner_the_feature_names_opening_the_list_a_button_opens_too_is_no_wr
     act(cov, 1, home, "Kyoto special", OutcomeKind.NEW_STATE, catalog)
     act(cov, 2, home, "See all", OutcomeKind.STATE_CHANGED, catalog)
     assert cov.evidence([words]) is None
+
+
+def test_the_allow_of_a_prompt_the_features_element_raised_is_the_features() -> None:
+    """允许 on the location prompt 附近门店 raised opened the error page: that tap is the evidence. 附近门店,
+    tapped again once allowed, opens the page still showing the error the Allow showed first."""
+    words = "授权位置信息后能使用「附近门店」"
+    cov, home = start(page("小象优品", button("附近门店"), button("我的")))
+    prompt = look(page("小象优品", button("附近门店"), button("我的")), window("com.android.permissioncontroller", v("TextView", "允许访问位置信息？", id="msg"), button("允许"), button("拒绝")))
+    failed = look(page("错误", v("TextView", "网络异常，请检查网络设置后重试", id="err")), activity="a.Error")
+    act(cov, 1, home, "附近门店", OutcomeKind.NEW_STATE, prompt)
+    act(cov, 2, prompt, "允许", OutcomeKind.NEW_STATE, failed)
+    cov.acted(3, failed[0], "back|||", "back", Outcome("back", OutcomeKind.STATE_CHANGED), home[0], (failed[1], home[1]))
+    act(cov, 4, home, "附近门店", OutcomeKind.STATE_CHANGED, failed)
+    assert str(cov.evidence([words, "visible: 已为您找到 3 家附近门店"])) == "step 2 (tap 允许 on 小象优品) showed '错误'"
