@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from pytest_fairy.explore.evidence import shown_anew
-from pytest_fairy.explore.vocabulary import COMMIT_WORDS, KEEP_WORDS, is_error, is_invalid, says
+from pytest_fairy.explore.vocabulary import COMMIT_WORDS, KEEP_WORDS, refuses, says
 from pytest_fairy.perception.screen import Screen
 
 # Changes of the app's data after which the feature's elements are tried again, at most.
@@ -58,5 +58,5 @@ class Retries:
 
 def refused(before: Screen, after: Screen) -> bool:
     """The action that led from `before` to `after` was refused: an error or a validation message shows
-    that was not there before."""
-    return any(is_error(text) or is_invalid(text) for text in shown_anew(before, after))
+    that was not there before (whoever's input it was: either way nothing was kept)."""
+    return any(refuses(text, tester=True) for text in shown_anew(before, after))
