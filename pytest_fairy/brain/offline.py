@@ -88,9 +88,12 @@ class OfflineBrain:
         undo = self._other_face(ctx)
         untried = [c for c in candidates if c.ref != undo and self._fresh(state, c, labels.get(c.ref, ""))]
         if self._open:
-            leading = self._first_tier(untried, labels)
-            if leading and self._tier(leading[0], labels.get(leading[0].ref, "")) is Tier.STAYS:
-                leading = []  # after Back and the other screens' ways on: counted as a second pass
+            tiers = {id(c): self._tier(c, labels.get(c.ref, "")) for c in untried}
+            lowest = min(tiers.values(), default=None)
+            leading = [c for c in untried if tiers[id(c)] == lowest and lowest is not Tier.STAYS]
+            # STAYS: after Back and the other screens' ways on, counted as a second pass.
+            chosen = best(leading) if leading else None
+            self._spread.left(state, min((tiers[id(c)] for c in untried if c is not chosen), default=None))
         else:
             # Pages first, toggles later: a new page is worth more than a radio flipped on a known one, so
             # toggles wait until no page with untried navigation is reachable.
@@ -127,14 +130,6 @@ class OfflineBrain:
         self._walk.found_work()  # a way not yet taken: walks may go on
         return self._chose(state, Action(ActionKind.BACK), "back|", "", "every element here tried: go back")
 
-    def _first_tier(self, untried: list[Candidate], labels: dict[str, str]) -> list[Candidate]:
-        """An open exploration's next candidates: the lowest tier of the untried (`open_exploration.Tier`)."""
-        if not untried:
-            return []
-        tiers = {id(c): self._tier(c, labels.get(c.ref, "")) for c in untried}
-        lowest = min(tiers.values())
-        return [c for c in untried if tiers[id(c)] == lowest]
-
     def _tier(self, candidate: Candidate, label: str) -> Tier:
         if candidate.action.kind is ActionKind.SCROLL:
             return Tier.SCROLL
@@ -162,7 +157,10 @@ class OfflineBrain:
         self._walk.arrived()
         if untried and state in self._searched:
             return self._try(state, best(untried), ctx, candidates)
-        walk = self._walk_to(ctx, self._frontier.open)
+        walk = None
+        if self._open:  # screens with an element never tried on them before rows, scrolls, kinds that stay
+            walk = self._walk_to(ctx, self._spread.elements_left(self._frontier.open))
+        walk = walk or self._walk_to(ctx, self._frontier.open)
         if walk is not None:
             return walk
         if self._frontier.pages_left(state) and state != self._root and state not in self._searched:

@@ -4,7 +4,8 @@ With nothing to head for, the offline brain spends each step, where it can, on a
 the screen it stands on: a new transition of the app's map. So, unlike a feature's search:
 - an element tried on one screen is still untried on another (the same button on every product page);
 - elements come first (those never tried anywhere before those tried elsewhere: their score says so),
-  then more rows of a list whose rows all opened one layout, then a scroll (`Tier`);
+  then more rows of a list whose rows all opened one layout, then a scroll (`Tier`); a walk from a screen
+  with nothing left heads for a screen with elements first, though one with only rows or scrolls is nearer;
 - Back is an action of each screen too, taken once the screen has nothing else left, and walked back for
   on a screen left by its Up button; the start screen's Back leaves the app (and what it keeps in memory),
   so it waits for every other screen's work;
@@ -25,6 +26,7 @@ the screen it stands on: a new transition of the app's map. So, unlike a feature
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from enum import IntEnum
 
 from pytest_fairy.perception.refs import list_row, row_family
@@ -78,6 +80,8 @@ class OpenExploration:
         self._left: Counter[str] = Counter()
         self._stayed: Counter[str] = Counter()
         self._stayed_on: defaultdict[str, set[str]] = defaultdict(set)
+        # Per screen, the tier of what it had left when last stood on (less the step chosen there).
+        self._left_tier: dict[str, Tier] = {}
 
     def saw(self, state: str, screen: Screen, *, scrolled: str = "") -> None:
         """The screen `state` shows `screen`; `scrolled`: the list scrolled on it just before."""
@@ -108,6 +112,19 @@ class OpenExploration:
         screens."""
         stayed = self._stayed[kind]
         return len(self._stayed_on[kind]) >= STAYS_AFTER and self._left[kind] * LEFT_SHARE <= stayed
+
+    def left(self, state: str, tier: Tier | None) -> None:
+        """What the screen `state` has left after the step chosen there: untried actions of `tier` first
+        (None: nothing)."""
+        if tier is None:
+            self._left_tier.pop(state, None)
+        else:
+            self._left_tier[state] = tier
+
+    def elements_left(self, work: Mapping[str, int]) -> dict[str, int]:
+        """`work` less the screens whose untried actions are all rows of a sampled list, scrolls or kinds
+        that stay: a screen with an element never tried on it is walked to first."""
+        return {state: n for state, n in work.items() if self._left_tier.get(state) is Tier.ELEMENT}
 
     def changed_data(self) -> None:
         """The last action did something without leaving its screen: the app's data may have changed."""

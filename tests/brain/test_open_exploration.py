@@ -210,3 +210,66 @@ def test_an_open_exploration_takes_more_rows_of_a_sampled_list_after_the_other_s
     settings = home.index("设置")
     assert home[:settings] == [f"新闻 {i}" for i in range(1, FAMILY_SAMPLE + 1)], home
     assert len(home) > settings + 1 and home[settings + 1].startswith("新闻"), home  # and more rows after
+
+
+# A shop: a list of goods that all open one product page, whose only way on is the cart; the cart's and
+# the home screen's tab bar leads to the categories, whose options are tried last of the tab bar's screens.
+WALK_APP = """
+app: {package: com.example.walk, name: 小铺, launch: home}
+variables: {cat: a}
+screens:
+  - id: home
+    activity: .HomeActivity
+    title: 小铺
+    up: false
+    elements:
+      - class: RecyclerView
+        id: rv_goods
+        height: 1200
+        list:
+          rows: 8
+          row: {id: tv_goods, text: "好物 {i}"}
+          on_tap: [{go: product}]
+      - &nav
+        class: LinearLayout
+        id: bottom_nav
+        orientation: horizontal
+        dock: bottom
+        children:
+          - {class: TextView, id: tab_home, text: 首页, clickable: true, on_tap: [{replace: home}]}
+          - {class: TextView, id: tab_category, text: 分类, clickable: true, on_tap: [{replace: category}]}
+          - {class: TextView, id: tab_cart, text: 购物车, clickable: true, on_tap: [{replace: cart}]}
+  - id: product
+    activity: .ProductActivity
+    title: 商品详情
+    elements:
+      - {class: Button, id: btn_cart, text: 去购物车, on_tap: [{go: cart}]}
+  - id: cart
+    activity: .CartActivity
+    title: 购物车
+    up: false
+    elements:
+      - {text: 购物车是空的}
+      - *nav
+  - id: category
+    activity: .CategoryActivity
+    title: 分类
+    up: false
+    elements:
+      - class: RadioGroup
+        children:
+          - {class: RadioButton, id: cat_a, text: 蔬菜, group: cat, value: a}
+          - {class: RadioButton, id: cat_b, text: 水果, group: cat, value: b}
+      - *nav
+"""
+WALK_SPEC = OPEN_SPEC.replace("覆盖, package: com.example.cover", "小铺, package: com.example.walk")
+
+
+def test_a_walk_heads_for_elements_never_tried_before_more_rows_of_a_sampled_list(tmp_path: Path) -> None:
+    # From a product page with nothing left, the home screen (one hop) has only more rows of the sampled
+    # list; the categories (two hops, through the cart) have options never tried: they come first.
+    sink = Recorded()
+    explore_inline(tmp_path, WALK_APP, WALK_SPEC, sinks=[sink])
+    taps = [s.action.split("] ")[-1] for s in sink.steps if s.action and s.action.startswith("tap")]
+    assert "好物 4" in taps and "水果" in taps, taps
+    assert taps.index("水果") < taps.index("好物 4"), taps
