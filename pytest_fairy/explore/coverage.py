@@ -157,7 +157,8 @@ class Coverage:
             and not reached.via
             and outcome.kind in MOVED_ON
         ):
-            reached.via = label
+            # A scroll shows more of the same page: what led to the page is still what led there.
+            reached.via = page.via if kind == ActionKind.SCROLL.value else label
         where = page.title or page.name
         lost = self.settings.arrived(step, ref, facts, screens) if screens is not None else None
         tried = Tried(

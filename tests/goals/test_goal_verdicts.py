@@ -39,6 +39,7 @@ CASES = [
     ("night_reader", "large text stays on", "no longer held on Settings after leaving it and coming back"),
     ("signup_form", "empty form shows the errors", "step 2 (tap [5] Create account on Create your account) changed"),
     ("mail_drawer", "read the archived booking", "(tap [5] Archive on Inbox) opened Sent instead, which 'Sent' names"),
+    ("terms_page", "accept the user agreement", "(tap [3] 同意并继续 on 用户协议) changed nothing"),
 ]
 
 
