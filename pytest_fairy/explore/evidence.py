@@ -156,6 +156,7 @@ class Facts:
     # (its title may be a tab's label on every page too; a way out, `Navigate up`, is on every page).
     arrived: str = ""
     retitled: bool = False  # it led to a screen of another title: away from the page, not a change on it
+    away: bool = False  # it led to another page: of another title, or another activity under one title
     here: bool = False  # the element names the screen it is on (a selected tab): tapping it may do nothing
     in_list: str = ""  # the list it is a row of (its id, else its class): "" when it is no list's row
     echoed: bool = False  # the screen it led to shows a word of its label
@@ -214,6 +215,7 @@ def facts_of(
         dialog=reached.has_dialog and not acted_on.has_dialog,
         acknowledged=closed and any(map(is_error, seen_texts(acted_on, dialog=True))),
         retitled=reached.title != acted_on.title,
+        away=reached.title != acted_on.title or reached.activity != acted_on.activity,
         here=mark is not None and (mark.node.selected or _tab_of(mark.label, acted_on.title)),
         in_list=_list_of(mark),
         echoed=mark is not None and bool(overlap(mark.label, tokens(" ".join(texts)))),

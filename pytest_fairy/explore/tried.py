@@ -234,11 +234,12 @@ class Log:
         showed the same on both sides of such a change (收藏 on 洱海 dead before and after 黄山 was saved):
         the data did not explain it. Nor when it showed the same again after a change that followed it:
         the later one is the evidence, its way through the change (去结算 dead on an empty cart proves
-        nothing; dead after 加入购物车 it does)."""
+        nothing; dead after 加入购物车 it does) - when it stayed on its page, so that a replay of the later
+        one can leave it out; one that led away (an error page) is on the later one's way, evidence itself."""
         seen, changes = self._again(tried, words)
         across = any(min(seen) < c < max(seen) for c in changes)  # the same on both sides of a change
         explained = any(c > tried.step for c in changes) and not across
-        superseded = any(tried.step < c < later for later in seen for c in changes)
+        superseded = not tried.facts.away and any(tried.step < c < later for later in seen for c in changes)
         return not explained and not superseded
 
     def _again(self, tried: Tried, words: str) -> tuple[list[int], list[int]]:

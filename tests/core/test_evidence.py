@@ -687,6 +687,29 @@ def test_a_submit_meeting_its_refusal_again_after_a_change_of_data_is_the_eviden
     assert cov.log.same_before(7) == {2, 3}
 
 
+def test_a_submit_that_opened_an_error_page_stays_the_evidence_when_it_does_so_again_after_a_change() -> None:
+    """Confirm opens an error page under the form's own title; the run agrees to the membership rules (a
+    change of data), then Confirm opens the error page again. A replay of the later tap cannot leave the
+    first out of its walk (it left the form): the first is the evidence, and the shortest to replay."""
+    words = "Book a visit: fill in your name, tick I agree and confirm"
+    cov, home = start(page("Shelfie", button("Book a visit"), button("Membership Rules")), cov=Coverage(words=words))
+    blank = look(page("Book a visit", field("Name"), button("Confirm")), activity="a.Form")
+    form = look(page("Book a visit", field("Name", "Ann"), button("Confirm")), activity="a.Form")
+    error = look(page("Book a visit", v("TextView", "Server error: 503 Service Unavailable", id="err")), activity="a.Error")
+    rules = look(page("Membership Rules", button("I agree")), activity="a.Rules")
+    act(cov, 1, home, "Book a visit", OutcomeKind.NEW_STATE, blank)
+    act(cov, 2, blank, "Name", OutcomeKind.CONTENT_CHANGED, form, action="type")
+    act(cov, 3, form, "Confirm", OutcomeKind.NEW_STATE, error)
+    for step, (here, there) in enumerate(((error, form), (form, home)), start=4):
+        cov.acted(step, here[0], "back|||", "back", Outcome("back", OutcomeKind.NEW_STATE), there[0], (here[1], there[1]))
+    act(cov, 6, home, "Membership Rules", OutcomeKind.NEW_STATE, rules)
+    act(cov, 7, rules, "I agree", OutcomeKind.NEW_STATE, home)
+    act(cov, 8, home, "Book a visit", OutcomeKind.NEW_STATE, form)
+    act(cov, 9, form, "Confirm", OutcomeKind.NEW_STATE, error)
+    found = cov.evidence(["visible: Thanks! We received your request", words])
+    assert str(found) == "step 3 (tap Confirm on Book a visit) showed 'Server error: 503 Service Unavailable'"
+
+
 def test_a_tap_meets_no_refusal_of_its_own_that_another_element_or_an_earlier_page_showed() -> None:
     """Pay now shows `Payment failed`; Retry then changes nothing on the page that still shows it: Retry is
     dead, it was refused nothing. Nor is a tap that showed an error once, then changed nothing when its
