@@ -177,7 +177,6 @@ def facts_of(
     asked)."""
     marks = usable(acted_on)
     fields = fields_of(marks)
-    given = {value for _, value in inputs if value}
     unset = unset_inputs(marks, blanks)
     fields_unset = unset_inputs(marks, blanks, boxes=False)
     emptied = empty and bool(fields_unset) and len(fields_unset) == len(fields)
@@ -192,7 +191,7 @@ def facts_of(
     found_none = [t for t in shown if any(w in t.casefold() for w in NOTHING_FOUND_WORDS)]
     label = mark.label.strip().casefold() if mark is not None else ""
     asks = _asks_query_on(acted_on, marks, mark)
-    holds_given = any(node.text in given for node in fields if node.text)
+    holds_given = _holds_given(fields, blanks, inputs)
     searched = asks and holds_given
     closed = acted_on.has_dialog and not reached.has_dialog
     return Facts(
@@ -328,12 +327,28 @@ def _all_given(marks: Sequence[Mark], blanks: Sequence[str], inputs: Sequence[tu
     """Whether the spec's inputs name every field of the form (by its hint at first sight, its id): what
     was typed is the tester's own, a password too, not made up."""
     fields = fields_of(marks)
+    return bool(fields) and all(value for value in _named_inputs(fields, blanks, inputs))
+
+
+def _holds_given(fields: Sequence[Node], blanks: Sequence[str], inputs: Sequence[tuple[str, str]]) -> bool:
+    """Whether a field holds the spec's test data for that very field (`qa_tester` made up for a name is
+    not the spec's account); by value alone when the fields' hints at first sight are not known."""
+    if len(blanks) != len(fields):
+        given = {value for _, value in inputs if value}
+        return any(node.text in given for node in fields if node.text)
+    named = _named_inputs(fields, blanks, inputs)
+    return any(node.text and node.text == value for node, value in zip(fields, named, strict=True))
+
+
+def _named_inputs(
+    fields: Sequence[Node], blanks: Sequence[str], inputs: Sequence[tuple[str, str]]
+) -> list[str | None]:
+    """The spec's test data for each field, by its hint at first sight (when known) and its id."""
     hints = list(blanks) if len(blanks) == len(fields) else [""] * len(fields)
-    named = (
+    return [
         input_named(inputs, hint, node.resource_id, node.short_id, node.content_desc)
         for node, hint in zip(fields, hints, strict=True)
-    )
-    return bool(fields) and all(value for value in named)
+    ]
 
 
 def fields_of(marks: Sequence[Mark]) -> list[Node]:

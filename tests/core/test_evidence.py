@@ -440,10 +440,11 @@ def test_a_box_of_a_form_unticked_when_the_run_came_back_is_no_lost_setting() ->
     assert cov.evidence(["send feedback: agree to the terms, keep it"]) is None
 
 
-def covered(words: str, given: list[str], *windows: object) -> tuple[Coverage, tuple[StateId, Screen]]:
-    """`start`, for a feature about `words` whose spec gives the test data `given` (for a field it does
-    not name)."""
-    return start(*windows, cov=Coverage(words=words, inputs=[("some field", value) for value in given]))
+def covered(
+    words: str, given: list[tuple[str, str]], *windows: object
+) -> tuple[Coverage, tuple[StateId, Screen]]:
+    """`start`, for a feature about `words` whose spec gives the test data `given` (field name, value)."""
+    return start(*windows, cov=Coverage(words=words, inputs=given))
 
 
 def test_an_empty_submit_the_feature_asks_for_that_changed_nothing_is_the_evidence() -> None:
@@ -460,7 +461,7 @@ def test_an_empty_submit_the_feature_asks_for_that_changed_nothing_is_the_eviden
 def test_a_search_on_the_specs_input_that_finds_nothing_is_the_evidence() -> None:
     words = "search the shop for the fruit Search products banana"
     empty = v("TextView", "No results for your search", id="tv_empty")
-    for given, evidence in ((["banana"], True), ([], False)):
+    for given, evidence in (([("Search products", "banana")], True), ([], False)):
         cov, search = covered(words, given, page("Search", field("Search products"), button("Search")))
         typed = look(page("Search", field("Search products", "banana"), button("Search")))
         none = look(page("Search", field("Search products", "banana"), button("Search"), empty))
@@ -473,6 +474,20 @@ def test_a_search_on_the_specs_input_that_finds_nothing_is_the_evidence() -> Non
             )
         else:  # a query the run made up may well find nothing
             assert found is None
+
+
+def test_a_value_made_up_for_one_field_is_not_the_specs_data_for_another() -> None:
+    """The spec gives `qa_tester` for 账号; a form's 姓名 holding the same name, made up, holds none of the
+    spec's data: its 确认提交, on a page the feature does not name, is not the feature's."""
+    words = "用账号 qa_tester 登录，看到会员中心"
+    failed = v("TextView", "提交失败，请稍后再试", id="err")
+    for name, evidence in (("账号", True), ("姓名", False)):
+        cov, form = covered(words, [("账号", "qa_tester")], page("活动报名", field(name), button("确认提交")))
+        typed = look(page("活动报名", field(name, "qa_tester"), button("确认提交")))
+        act(cov, 1, form, name, OutcomeKind.CONTENT_CHANGED, typed, action="type")
+        act(cov, 2, typed, "确认提交", OutcomeKind.CONTENT_CHANGED, look(page("活动报名", field(name, "qa_tester"), failed, button("确认提交"))))
+        found = cov.evidence(["visible: 会员等级：黄金会员", words])
+        assert (str(found) == "step 2 (tap 确认提交 on 活动报名) showed '提交失败，请稍后再试'") is evidence, found
 
 
 def test_a_submit_named_like_its_forms_title_that_changed_nothing_is_the_evidence() -> None:
