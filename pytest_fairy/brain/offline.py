@@ -90,8 +90,8 @@ class OfflineBrain:
         if self._open:
             tiers = {id(c): self._tier(c, labels.get(c.ref, "")) for c in untried}
             lowest = min(tiers.values(), default=None)
-            leading = [c for c in untried if tiers[id(c)] == lowest and lowest is not Tier.STAYS]
             # STAYS: after Back and the other screens' ways on, counted as a second pass.
+            leading = [] if lowest is Tier.STAYS else [c for c in untried if tiers[id(c)] == lowest]
             chosen = best(leading) if leading else None
             self._spread.left(state, min((tiers[id(c)] for c in untried if c is not chosen), default=None))
         else:
