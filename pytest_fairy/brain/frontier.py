@@ -45,6 +45,9 @@ class Frontier:
         """The state `state` shows the page `page`."""
         self._page_of[state] = page
 
+    def page_of(self, state: str) -> str:
+        return self._page_of.get(state, "")
+
     def reopened(self, state: str, key: str) -> bool:
         """Tried here before, and fresh again since (a form filled, the app's data changed); or tried on
         another state of this page before the app's data changed, and not taken on the page since."""

@@ -88,7 +88,7 @@ class OfflineBrain:
         undo = self._other_face(ctx)
         untried = [c for c in candidates if c.ref != undo and self._fresh(state, c, labels.get(c.ref, ""))]
         if self._open:
-            tiers = {id(c): self._tier(c, labels.get(c.ref, "")) for c in untried}
+            tiers = {id(c): self._tier(state, c, labels.get(c.ref, "")) for c in untried}
             lowest = min(tiers.values(), default=None)
             # STAYS: after Back and the other screens' ways on, counted as a second pass.
             leading = [] if lowest is Tier.STAYS else [c for c in untried if tiers[id(c)] == lowest]
@@ -130,12 +130,14 @@ class OfflineBrain:
         self._walk.found_work()  # a way not yet taken: walks may go on
         return self._chose(state, Action(ActionKind.BACK), "back|", "", "every element here tried: go back")
 
-    def _tier(self, candidate: Candidate, label: str) -> Tier:
+    def _tier(self, state: str, candidate: Candidate, label: str) -> Tier:
         if candidate.action.kind is ActionKind.SCROLL:
             return Tier.SCROLL
         tap = candidate.action.kind in (ActionKind.TAP, ActionKind.LONG_TAP)
-        if tap and not candidate.named and self._spread.stays(self._kinds.get(candidate.ref, "")):
-            return Tier.STAYS
+        if tap and not candidate.named:
+            page, ref = self._frontier.page_of(state), candidate.ref
+            if self._spread.stays(self._kinds.get(ref, "")) or self._spread.stayed_on_page(page, ref):
+                return Tier.STAYS
         if (
             self._samples.worth(candidate.ref, label, relevant=candidate.relevant, named=candidate.named)
             is False
@@ -271,7 +273,8 @@ class OfflineBrain:
             if kind in (ActionKind.TAP, ActionKind.LONG_TAP) and ref:
                 self._spread.acted(ref, self._samples.family(ref), changed=changed)
                 if ref in self._kinds:
-                    self._spread.went(self._kinds[ref], before, left=before != state)
+                    page = self._frontier.page_of(before)
+                    self._spread.went(self._kinds[ref], before, left=before != state, ref=ref, page=page)
         if kind is ActionKind.SCROLL:
             if scrolled_here and ctx.last is not None:
                 self._scrolls.moved(state, ref, changed=changed)

@@ -13,7 +13,8 @@ the screen it stands on: a new transition of the app's map. So, unlike a feature
   `DEAD_AFTER` of them did nothing;
 - an element of a kind that stayed on its screen whenever tried (a switch, a row that only shows a toast;
   `element_kind`, learnt over the run) waits until the screen's Back is taken and the other screens'
-  ways on are spent: a step that stays finds no new way of the map;
+  ways on are spent: a step that stays finds no new way of the map; so does an element that stayed
+  whenever tapped on another state of its page (a menu's category tabs, once the cart's count shows);
 - a list is scrolled again only while its last scroll showed a kind of element the page had not shown
   (more rows of the same kind are more of the same);
 - another choice on a form (a switch, box or option) makes its submit worth another try when the submit
@@ -80,6 +81,9 @@ class OpenExploration:
         self._left: Counter[str] = Counter()
         self._stayed: Counter[str] = Counter()
         self._stayed_on: defaultdict[str, set[str]] = defaultdict(set)
+        # Per page, the elements whose every tap there stayed on its state, and those that once left it.
+        self._stayed_here: defaultdict[str, set[str]] = defaultdict(set)
+        self._left_here: defaultdict[str, set[str]] = defaultdict(set)
         # Per screen, the tier of what it had left when last stood on (less the step chosen there).
         self._left_tier: dict[str, Tier] = {}
 
@@ -100,12 +104,18 @@ class OpenExploration:
         else:
             self._did_nothing.update((ref, family))
 
-    def went(self, kind: str, state: str, *, left: bool) -> None:
-        """An element of `kind` was tapped on the screen `state`: it `left` it (for another screen, or a
-        dialog) or stayed."""
+    def went(self, kind: str, state: str, *, left: bool, ref: str = "", page: str = "") -> None:
+        """An element of `kind` (`ref`) was tapped on the screen `state` of `page`: it `left` it (for
+        another screen, or a dialog) or stayed."""
         (self._left if left else self._stayed)[kind] += 1
+        (self._left_here if left else self._stayed_here)[page].add(ref)
         if not left:
             self._stayed_on[kind].add(state)
+
+    def stayed_on_page(self, page: str, ref: str) -> bool:
+        """The element `ref` stayed on its screen whenever tapped on a state of `page`: on another state
+        of the page (more in the cart, another delivery time) it would stay again."""
+        return ref in self._stayed_here[page] and ref not in self._left_here[page]
 
     def stays(self, kind: str) -> bool:
         """Elements of `kind` are expected to stay on their screen: most of their taps did, on several

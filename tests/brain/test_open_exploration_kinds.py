@@ -80,6 +80,15 @@ def test_a_kind_that_often_left_its_screen_is_not_expected_to_stay() -> None:
     assert memory.stays(TOAST_ROW)  # once for three stays: a third as often
 
 
+def test_an_element_that_stayed_on_its_page_is_expected_to_stay_there_unless_it_once_left() -> None:
+    memory = OpenExploration()
+    memory.went(TOAST_ROW, "menu#1", left=False, ref="tab_snack", page="menu")
+    assert memory.stayed_on_page("menu", "tab_snack")
+    assert not memory.stayed_on_page("home", "tab_snack") and not memory.stayed_on_page("menu", "tab_drink")
+    memory.went(TOAST_ROW, "menu#2", left=True, ref="tab_snack", page="menu")
+    assert not memory.stayed_on_page("menu", "tab_snack")
+
+
 # -- on an app --------------------------------------------------------------------------------------------
 
 
@@ -94,3 +103,70 @@ def test_rows_expected_to_stay_wait_for_the_ways_on_and_are_tried_at_last(tmp_pa
     # The rows are not dropped: once every way on is taken, they get their turn.
     tapped = {action.split("] ", 1)[-1] for _, action in actions}
     assert {f"{name}{row}" for name in PAGES for row in ("详情", "帮助")} <= tapped, actions
+
+
+# -- what stayed on one state of a page -------------------------------------------------------------------
+
+# A menu whose category tabs only change the products listed, whose products' 加入购物车 makes the menu
+# another state (the cart's count shows): on that state the tabs are untried, but they stayed on its first.
+MENU_APP = """
+app: {package: com.example.food, name: 麦当劳, launch: home}
+variables: {added: false, category: 汉堡}
+screens:
+  - id: home
+    activity: .HomeActivity
+    title: 麦当劳
+    up: false
+    elements:
+      - {id: tv_order, text: 点餐, on_tap: [{go: menu}]}
+      - {id: tv_coupons, text: 优惠券, on_tap: [{go: coupons}]}
+      - {id: tv_stores, text: 门店, on_tap: [{go: stores}]}
+  - id: menu
+    activity: .MenuActivity
+    title: 点餐
+    elements:
+      - {id: tab_burger, text: 汉堡, on_tap: [{set: {category: 汉堡}}]}
+      - {id: tab_snack, text: 小食, on_tap: [{set: {category: 小食}}]}
+      - {id: tab_drink, text: 饮料, on_tap: [{set: {category: 饮料}}]}
+      - class: RecyclerView
+        id: rv_products
+        list:
+          rows:
+            - {id: tv_product, text: 巨无霸 ¥23, when: "category == '汉堡'", on_tap: [{go: product}]}
+            - {id: tv_product, text: 薯条 ¥12, when: "category == '小食'", on_tap: [{go: product}]}
+            - {id: tv_product, text: 可乐 ¥9, when: "category == '饮料'", on_tap: [{go: product}]}
+      - {id: tv_cart, text: 购物车 (1), when: added}
+  - id: product
+    activity: .ProductActivity
+    title: 商品详情
+    elements:
+      - {class: Button, id: btn_add, text: 加入购物车, on_tap: [{set: {added: true}}, {toast: 已加入}]}
+  - id: coupons
+    activity: .CouponsActivity
+    title: 优惠券
+    elements:
+      - {text: 暂无优惠券}
+  - id: stores
+    activity: .StoresActivity
+    title: 门店
+    elements:
+      - {text: 附近暂无门店}
+"""
+MENU_SPEC = """
+app: {name: 麦当劳, package: com.example.food, virtual: app.yaml}
+features:
+  - name: explore the app
+    goal: explore every screen
+    max_steps: 30
+"""
+
+
+def test_what_stayed_on_one_state_of_a_page_waits_on_its_other_states(tmp_path: Path) -> None:
+    sink = Recorded()
+    explore_inline(tmp_path, MENU_APP, MENU_SPEC, sinks=[sink])
+    actions = [(step.title, step.action or "") for step in sink.steps]
+    added = next(n for n, (_, action) in enumerate(actions) if action.endswith("加入购物车"))
+    coupons = next(n for n, (title, _) in enumerate(actions) if title == "优惠券")
+    tabs = [n for n, (_, action) in enumerate(actions) if action.endswith(("汉堡", "小食", "饮料"))]
+    assert len([n for n in tabs if n < added]) == 3, actions  # each tried on the menu's first state
+    assert added < coupons and not [n for n in tabs if added < n < coupons], actions
