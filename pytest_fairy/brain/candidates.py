@@ -130,10 +130,12 @@ def find_candidates(
     tried_anywhere: Mapping[str, int],
     scrolls: Mapping[str, int],
     ended: Set[str] = frozenset(),
+    again: Set[str] = frozenset(),
 ) -> list[Candidate]:
     """What may be tried on this screen, scored. `tried_anywhere`: how often each element (by ref) was
     tried on any page; `scrolls`: how often each list (by ref) was scrolled on this page; `ended`: the
-    lists of this page a scroll found at their end."""
+    lists of this page a scroll found at their end; `again`: the keys worth another try here (the app's
+    data changed since they were tried)."""
     screen = ctx.screen
     chosen = _goal_choices(screen, focus.goal)
     submit_last = not ctx.unmet_oracles and any(mark.node.editable for mark in screen.marks)
@@ -147,7 +149,7 @@ def find_candidates(
             continue
         if _undoes(mark, chosen):
             continue
-        if _scrolls(mark):
+        if scrolls_list(mark):
             if mark.ref not in ended and scrolls.get(mark.ref, 0) < MAX_SCROLLS_PER_LIST:
                 found.append(_scroll(mark, order, scrolls.get(mark.ref, 0)))
             continue
@@ -166,7 +168,9 @@ def find_candidates(
             )
         )
     ways_on = [c for c in found if c.action.kind not in _NOT_A_WAY_ON]
-    if ctx.unmet_oracles and not any(c.named and not tried_anywhere.get(c.ref) for c in ways_on):
+    if ctx.unmet_oracles and not any(
+        c.named and (not tried_anywhere.get(c.ref) or c.key in again) for c in ways_on
+    ):
         # What the feature waits for is not on screen: look further down the lists first - to the end
         # when it looks like a row of a list (`商品 300`; a product among products), else a few screens
         # when nothing on screen matches it at all.
@@ -199,7 +203,8 @@ def _search(candidate: Candidate, scrolls: Mapping[str, int], *, like_a_row: boo
     return scrolling and (like_a_row or scrolls.get(candidate.ref, 0) < SEARCH_SCROLLS)
 
 
-def _scrolls(mark: Mark) -> bool:
+def scrolls_list(mark: Mark) -> bool:
+    """The element is a list to scroll (scrollable, not itself tapped or ticked)."""
     node = mark.node
     return node.scrollable and not (node.clickable or node.checkable)
 

@@ -48,6 +48,12 @@ class Frontier:
     def page_of(self, state: str) -> str:
         return self._page_of.get(state, "")
 
+    def fresh_again(self, state: str) -> set[str]:
+        """The keys fresh again on `state` (reopened there or on its page) and not taken since."""
+        page = self._page_of.get(state)
+        again = self._reopened[state] | (self._reopened_on_page[page] if page is not None else set())
+        return again - self._tried[state]
+
     def reopened(self, state: str, key: str) -> bool:
         """Tried here before, and fresh again since (a form filled, the app's data changed); or tried on
         another state of this page before the app's data changed, and not taken on the page since."""

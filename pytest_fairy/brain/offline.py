@@ -15,9 +15,9 @@ from pytest_fairy.brain.frontier import Frontier
 from pytest_fairy.brain.open_exploration import OpenExploration, Tier, element_kind
 from pytest_fairy.brain.retries import Retries, refused
 from pytest_fairy.brain.samples import Samples
-from pytest_fairy.brain.scrolling import ListScrolls
+from pytest_fairy.brain.scrolling import SCROLL_BACK, ListScrolls, scrolls_back
 from pytest_fairy.brain.walk_back import NAVIGABLE, WalkBack
-from pytest_fairy.explore.action import Action, ActionKind
+from pytest_fairy.explore.action import Action, ActionKind, Direction
 from pytest_fairy.explore.decisions import Decision, Judgement, OutcomeKind, Plan, StepContext, Usage
 from pytest_fairy.explore.guard import GuardVerdict, VerdictKind
 from pytest_fairy.explore.target import Target
@@ -44,8 +44,8 @@ class OfflineBrain:
         self._last_tried: tuple[str, bool, str, Screen] | None = None
         # The element the last step tapped: (page title, its bounds, its label), to know its other face.
         self._tapped: tuple[str, Bounds, str] | None = None
-        # The last action taken, to learn where it led: (page, key, kind, ref).
-        self._last: tuple[str, str, ActionKind, str] | None = None
+        # The last action taken, to learn where it led: (page, key, action, ref).
+        self._last: tuple[str, str, Action, str] | None = None
         # Fields typed into since the brain came to the current page: a submit wants its form filled, and a
         # relaunch empties a login form that was filled before.
         self._filled_here: set[str] = set()
@@ -74,10 +74,18 @@ class OfflineBrain:
         if outside:
             why = f"left the app (now in {ctx.screen.package or '?'})"
             return self._chose(state, Action(ActionKind.RESTART), "restart", "", why)
-        scrolls = self._scrolls
+        scrolls, again = self._scrolls, self._frontier.fresh_again(state)
+        tried_anywhere = self._frontier.tried_anywhere
         candidates = find_candidates(
-            ctx, self._focus, self._frontier.tried_anywhere, scrolls.counts(state), scrolls.ended(state)
+            ctx, self._focus, tried_anywhere, scrolls.counts(state), scrolls.ended(state), again
         )
+        page, shown = _page(ctx), {mark.ref for mark in ctx.screen.marks}
+        scrolls.saw(page, shown)
+        hidden = {key.split("|", 1)[-1] for key in again} - shown
+        way = scrolls.towards(page, hidden) if hidden and not again & {c.key for c in candidates} else None
+        if way is not None:
+            # An element worth another try is not on screen, nor any other: scroll back to where it was.
+            candidates += scrolls_back(ctx.screen, way, scrolls.backs(page), scrolls.ended(state))
         if _looping(ctx.warning):
             # The guard saw us going round: what keeps us on this page (fields, toggles, scrolling) is
             # spent; only an untried way off the page is still worth a step.
@@ -132,7 +140,7 @@ class OfflineBrain:
 
     def _tier(self, state: str, candidate: Candidate, label: str) -> Tier:
         if candidate.action.kind is ActionKind.SCROLL:
-            return Tier.SCROLL
+            return Tier.ELEMENT if candidate.key.startswith(SCROLL_BACK) else Tier.SCROLL
         tap = candidate.action.kind in (ActionKind.TAP, ActionKind.LONG_TAP)
         if tap and not candidate.named:
             page, ref = self._frontier.page_of(state), candidate.ref
@@ -190,8 +198,8 @@ class OfflineBrain:
         if self._frontier.tried(state, candidate.key):
             return False
         if candidate.action.kind is ActionKind.SCROLL:
-            # Offered only while the list has more rows (candidates.find_candidates).
-            if self._open:
+            # Offered only while the list has more rows (candidates.find_candidates), or back to an element.
+            if self._open and not candidate.key.startswith(SCROLL_BACK):
                 return self._spread.scroll_worth(
                     state, candidate.ref, self._scrolls.counts(state)[candidate.ref]
                 )
@@ -212,7 +220,9 @@ class OfflineBrain:
         self._walk.found_work()  # new work found: walks may go on, and a restart may look for more
         self._restarted = False
         self._frontier.take(state, best)
-        if best.action.kind is ActionKind.SCROLL:
+        if best.key.startswith(SCROLL_BACK):
+            self._scrolls.scrolled_back(_page(ctx))
+        elif best.action.kind is ActionKind.SCROLL:
             self._scrolls.scrolled(state, best.ref)
         if best.relevant and best.action.kind is not ActionKind.SCROLL:
             self._retries.tried(state, best.key)
@@ -236,7 +246,7 @@ class OfflineBrain:
         return next((c for c in fields if c.key not in self._filled_here), None)
 
     def _chose(self, state: str, action: Action, key: str, ref: str, why: str, feature: str = "") -> Decision:
-        self._last = (state, key, action.kind, ref)
+        self._last = (state, key, action, ref)
         return Decision(action, why, sub_feature=feature)
 
     def _retry(self, ctx: StepContext) -> None:
@@ -263,7 +273,8 @@ class OfflineBrain:
             if self._open:
                 self._spread.saw(state, ctx.screen)
             return
-        before, key, kind, ref = last
+        before, key, action, ref = last
+        kind = action.kind
         changed = before != state or (ctx.last is not None and ctx.last.kind is not OutcomeKind.NO_CHANGE)
         scrolled_here = kind is ActionKind.SCROLL and before == state
         if self._open:
@@ -276,8 +287,10 @@ class OfflineBrain:
                     page = self._frontier.page_of(before)
                     self._spread.went(self._kinds[ref], before, left=before != state, ref=ref, page=page)
         if kind is ActionKind.SCROLL:
-            if scrolled_here and ctx.last is not None:
-                self._scrolls.moved(state, ref, changed=changed)
+            page = _page(ctx)
+            if ctx.last is not None and self._frontier.page_of(before) == page:
+                up = action.direction is Direction.UP
+                self._scrolls.moved(before, page, ref, changed=changed, up=up)
             return
         if before != state:
             self._filled_here.clear()

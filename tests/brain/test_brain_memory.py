@@ -217,9 +217,9 @@ def test_a_rows_words_leave_out_its_numbers() -> None:
 def test_a_scroll_that_moved_nothing_found_the_lists_end_on_that_page_only() -> None:
     scrolls = ListScrolls()
     scrolls.scrolled("feed", "List")
-    scrolls.moved("feed", "List", changed=True)
+    scrolls.moved("feed", "Feed", "List", changed=True)
     assert "List" not in scrolls.ended("feed")
     scrolls.scrolled("feed", "List")
-    scrolls.moved("feed", "List", changed=False)
+    scrolls.moved("feed", "Feed", "List", changed=False)
     assert "List" in scrolls.ended("feed") and "List" not in scrolls.ended("other")
     assert scrolls.counts("feed") == {"List": 2}

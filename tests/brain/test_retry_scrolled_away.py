@@ -1,0 +1,143 @@
+"""An element worth another try may have scrolled away: the app keeps a list where it was left, so the
+feature's row, tapped before the app's data changed, is above the screen when the explorer comes back.
+The change made the list's page another state; the list is scrolled back to the row (brain/scrolling.py),
+so that a row that still opens the wrong page after the change is evidence against the app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytest_fairy.brain.scrolling import ListScrolls
+from pytest_fairy.explore.action import Direction
+from tests.explorer.inline_apps import Recorded, explore_inline
+
+CITIES = ("Kyoto", "Lisbon", "Hanoi", "Prague", "Havana", "Oslo")
+
+
+def _rows(special: str) -> str:
+    rows = [
+        f"          - {{id: row_{n}, text: {CITIES[n % len(CITIES)]} {n}, on_tap: [{{go: detail}}]}}"
+        for n in range(1, 41)
+    ]
+    rows.insert(8, f"          - {{id: row_special, text: 'Staff Favourite: Edinburgh', on_tap: [{{go: {special}}}]}}")
+    return "\n".join(rows)
+
+
+def app(special: str) -> str:
+    return f"""
+app: {{name: RoamBook, package: com.example.roam, launch: home}}
+variables: {{saved: false}}
+screens:
+  - id: home
+    activity: .MainActivity
+    title: RoamBook
+    up: false
+    elements:
+      - {{id: tv_browse, text: Browse destinations, on_tap: [{{go: browse}}]}}
+      - {{id: tv_city, text: Edinburgh city guide, on_tap: [{{go: city}}]}}
+  - id: browse
+    activity: .BrowseActivity
+    title: Browse destinations
+    elements:
+      - {{text: 1 saved destination, when: saved}}
+      - class: RecyclerView
+        id: rv_browse
+        list:
+          rows:
+{_rows(special)}
+  - id: detail
+    activity: .DetailActivity
+    title: Details
+    elements:
+      - {{text: No more details for this destination}}
+  - id: special
+    activity: .SpecialActivity
+    title: 'Staff Favourite: Edinburgh'
+    elements:
+      - {{text: Staff Favourite feature - all about Edinburgh}}
+  - id: city
+    activity: .CityActivity
+    title: Edinburgh
+    elements:
+      - {{class: Button, id: btn_save, text: Save, on_tap: [{{set: {{saved: true}}}}, {{toast: Saved}}]}}
+"""
+
+
+SPEC = """
+app: {name: RoamBook, package: com.example.roam, virtual: app.yaml}
+features:
+  - name: open the Staff Favourite row
+    goal: "open Browse destinations, scroll to 'Staff Favourite: Edinburgh' and open it to read its feature"
+    max_steps: 40
+    done_when:
+      - visible: Staff Favourite feature - all about Edinburgh
+"""
+
+
+def explored(tmp_path: Path, special: str) -> tuple[str, str, list[tuple[str, str]]]:
+    sink = Recorded()
+    result = explore_inline(tmp_path, app(special), SPEC, sinks=[sink])
+    return result.verdict.value, result.reason, [(s.title, s.action or "") for s in sink.steps]
+
+
+def test_a_row_scrolled_away_is_scrolled_back_to_after_the_change_and_fails_the_feature(
+    tmp_path: Path,
+) -> None:
+    verdict, reason, steps = explored(tmp_path, "detail")
+    special = [n for n, (_, action) in enumerate(steps) if "Staff Favourite" in action]
+    saved = steps.index(("Edinburgh", "tap [2] Save"))
+    assert special[0] < saved < special[-1], steps
+    assert any("up" in action for _, action in steps[saved:special[-1]]), steps  # scrolled back up to it
+    assert verdict == "failed", (reason, steps)
+    assert "Staff Favourite" in reason, reason
+
+
+def test_the_working_row_passes(tmp_path: Path) -> None:
+    verdict, reason, steps = explored(tmp_path, "special")
+    assert verdict == "passed", (reason, steps)
+
+
+# -- where a list stands ---------------------------------------------------------------------------------
+
+
+def scrolled(scrolls: ListScrolls, moves: str) -> None:
+    """`moves`: one letter per scroll of the list on page `feed`: d / u moved down / up, D / U moved nothing."""
+    for move in moves:
+        scrolls.moved("feed#1", "feed", "List", changed=move.islower(), up=move in "uU")
+
+
+def test_an_element_above_the_screen_is_scrolled_up_to_and_one_below_down_to() -> None:
+    scrolls = ListScrolls()
+    scrolled(scrolls, "dd")
+    scrolls.saw("feed", ["row_8"])
+    scrolled(scrolls, "ddd")
+    assert scrolls.towards("feed", ["row_8"]) is Direction.UP
+    scrolled(scrolls, "uuu")
+    assert scrolls.towards("feed", ["row_8"]) is None  # where it was seen: it is on screen, or gone
+    scrolled(scrolls, "u")
+    assert scrolls.towards("feed", ["row_8"]) is Direction.DOWN
+
+
+def test_the_nearest_element_is_scrolled_to_first_and_one_never_seen_is_not() -> None:
+    scrolls = ListScrolls()
+    scrolls.saw("feed", ["row_1"])
+    scrolled(scrolls, "ddd")
+    scrolls.saw("feed", ["row_30"])
+    scrolled(scrolls, "u")
+    assert scrolls.towards("feed", ["row_1", "row_30"]) is Direction.DOWN
+    assert scrolls.towards("feed", ["row_99"]) is None
+    assert scrolls.towards("other", ["row_1"]) is None
+
+
+def test_a_scroll_up_that_moves_nothing_is_the_top_and_one_that_moves_leaves_the_end() -> None:
+    scrolls = ListScrolls()
+    scrolls.saw("feed", ["row_1"])
+    scrolled(scrolls, "dddD")
+    assert "List" in scrolls.ended("feed#1")
+    scrolled(scrolls, "u")
+    assert "List" not in scrolls.ended("feed#1")
+    # The app showed the list from its top anew: the first scroll up moves nothing, and the row is below.
+    scrolls.saw("feed", ["row_5"])
+    scrolled(scrolls, "U")
+    assert scrolls.towards("feed", ["row_5"]) is Direction.DOWN
+    assert scrolls.towards("feed", ["row_1"]) is None
