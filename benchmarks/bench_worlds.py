@@ -8,7 +8,8 @@ from the JUnit XML (`<failure>`: failed, `<error>`: inconclusive, else passed) w
 
 Prints, per pattern, a confusion matrix:
 - clean features, by building block: passed / inconclusive / failed (a false defect: the feature works);
-- bug features, by bug kind and by block/bug kind: failed naming the element the bug sits on (`bug_at`) /
+- bug features, by bug kind and by block/bug kind: failed naming the element the bug sits on (`bug_at`, or
+  one whose action shows the same defect: any row of a list whose detail pages crash on a later visit) /
   failed naming something else / inconclusive / passed (the bug slipped through);
 then the totals, the false defects and misses with their messages (the first few), and the time taken.
 Exits 0: it is a measurement, not a gate.
@@ -60,6 +61,11 @@ class Item:
     bug_kind: str = ""
     bug_at: str = ""
     nodeid: str = ""  # the pytest item's id, which names its artifacts folder
+    also_at: tuple[str, ...] = ()  # other elements whose action shows the same defect
+
+    def at(self) -> tuple[str, ...]:
+        """The labels of the elements the bug shows at, casefolded."""
+        return tuple(label.casefold() for label in (self.bug_at, *self.also_at) if label)
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,7 @@ def generate_all(first: int, count: int, into: Path) -> tuple[list[World], dict[
                     bug.kind if bug else "",
                     bug.bug_at if bug else "",
                     f"{spec.relative_to(into).as_posix()}::{feature.name}",
+                    bug.also_at if bug else (),
                 )
     return worlds, items
 
@@ -128,7 +135,7 @@ def run_batch(
 def reached(
     items: dict[tuple[str, str], Item], worlds: list[World], artifacts: Path
 ) -> set[tuple[str, str]]:
-    """The bug items whose run acted on the bug's element: an action labelled as the bug's (`bug_at`)
+    """The bug items whose run acted on the bug's element: an action labelled as the bug's (`Item.at`)
     taken on the screen its twin changed (that screen's activity, and its title where the model gives it
     one). A bug that needs a visit count or data the run did not set up counts as reached all the same."""
     by_seed = {w.seed: w for w in worlds}
@@ -143,7 +150,7 @@ def reached(
         for steps in artifacts.glob(f"sessions/*/{item_folder_name(item.nodeid)}/steps.jsonl"):
             for line in steps.read_text("utf-8").splitlines():
                 step = json.loads(line)
-                if _label(step.get("action", "")) == item.bug_at.casefold() and any(
+                if _label(step.get("action", "")) in item.at() and any(
                     _on(step, screen, dialog) for screen, dialog in screens
                 ):
                     found.add(key)
@@ -173,7 +180,8 @@ def column(item: Item, outcome: Outcome | None) -> str:
     if not item.bug_kind:
         return outcome.verdict
     if outcome.verdict == "failed":
-        return "caught@bug_at" if item.bug_at.casefold() in outcome.message.casefold() else "caught-elsewhere"
+        message = outcome.message.casefold()
+        return "caught@bug_at" if any(label in message for label in item.at()) else "caught-elsewhere"
     return outcome.verdict
 
 

@@ -42,9 +42,19 @@ class BugSite:
     detail: str
     edit: Edit
     shows: str = ""
+    also_at: tuple[str, ...] = ()
 
     def bug(self, module: str, offset: int) -> Bug:
-        return Bug(self.kind, self.feature, self.bug_at, self.step + offset, module, self.detail, self.shows)
+        return Bug(
+            self.kind,
+            self.feature,
+            self.bug_at,
+            self.step + offset,
+            module,
+            self.detail,
+            self.shows,
+            self.also_at,
+        )
 
 
 def broken(model: Model, site: BugSite) -> Model:

@@ -141,6 +141,7 @@ def favourites(ctx: Context) -> Block:
             4,
             f"the app crashes on the visit {CRASH_VISIT} of a detail page",
             crash_on_visit,
+            also_at=tuple(item for item in items if item != three),
         ),
     ]
     return Block(

@@ -14,7 +14,7 @@ from fairy_virtual import load_app_model
 from pytest_fairy import load_spec
 
 from .generator import CONTENT_BLOCKS, generate
-from .truth import BUG_KINDS, CRASH, DEAD, ERROR, LOST_SETTING, WRONG_SCREEN, Bug, Feature, Twin, World
+from .truth import BUG_KINDS, CRASH, DEAD, ERROR, LOST_SETTING, WRONG_SCREEN, Bug, Feature, Step, Twin, World
 from .walker import Walker
 from .writer import app_text, write
 
@@ -137,6 +137,10 @@ def _shows_defect(world: World, twin: Twin, bug: Bug) -> None:
     assert walker.step(path[bug.step]) and clean.step(path[bug.step]), where
     if bug.kind == CRASH:
         assert walker.crashed(), f"{where}: no crash in the log"
+        for label in bug.also_at:  # the same defect, shown by another element's action in its place
+            other = Walker(twin.app)
+            other.walk(path[: bug.step])
+            assert other.step(Step("tap", label)) and other.crashed(), f"{where}: no crash at {label!r}"
     elif bug.kind == DEAD:
         assert walker.dump() == before, f"{where}: the dead button changed the screen"
     elif bug.kind == ERROR:

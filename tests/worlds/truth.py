@@ -108,6 +108,9 @@ class Bug:
     detail: str
     # wrong_screen: the activity the element opens instead; error_text: the error words shown.
     shows: str = ""
+    # Other elements whose action shows the same defect when taken instead (every row of a list whose
+    # detail pages crash on a later visit, whichever row that visit opens).
+    also_at: tuple[str, ...] = ()
 
 
 @dataclass
