@@ -9,7 +9,7 @@ telling a pass after retries), and in Allure each try is a result of its own und
 Allure shows retries. An item still inconclusive after its retries says what each try met.
 
 The tries run inside one `pytest_runtest_protocol`: only the last try's reports are logged, so the
-terminal, JUnit and xdist see one outcome per item.
+terminal, JUnit and xdist see one outcome per item; its duration is every try's, as a CI job spent it.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ class Retries:
             return None  # a plain test of the project: pytest runs it as ever
         item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
         earlier: list[str] = []
+        spent = 0.0  # the earlier tries' seconds
         while True:
             item.user_properties.clear()  # each try says its own figures
             reports = runtestprotocol(item, nextitem=nextitem, log=False)
@@ -50,9 +51,11 @@ class Retries:
             if met is None or len(earlier) == self.retries:
                 break
             earlier.append(met)
+            spent += sum(report.duration for report in reports)
             close_test(item.nodeid)  # this try's Allure result, as written; the next try gets its own
         if earlier:
             _tell(reports, earlier)
+            _main(reports).duration += spent
         for report in reports:
             item.ihook.pytest_runtest_logreport(report=report)
         item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
@@ -87,6 +90,11 @@ def _infrastructure_failure(reports: list[pytest.TestReport]) -> str | None:
         if reason is not None and getattr(report, INFRASTRUCTURE_ATTR, False):
             return reason
     return None
+
+
+def _main(reports: list[pytest.TestReport]) -> pytest.TestReport:
+    """The try's call report; its last report when it never got to the call (a setup that failed)."""
+    return next((report for report in reports if report.when == "call"), reports[-1])
 
 
 def _tell(reports: list[pytest.TestReport], earlier: list[str]) -> None:

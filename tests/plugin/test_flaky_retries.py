@@ -16,6 +16,7 @@ from tests.verdicts import verdict_counts
 # A brain whose first `failures` explorations lose the API at their first decision; the tries it was made
 # for are counted in a file, since each try makes its brain anew.
 FLAKY_BRAIN = """
+import time
 from pathlib import Path
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.errors import BrainError
@@ -30,6 +31,7 @@ class Flaky(OfflineBrain):
 
     def decide(self, ctx):
         if self.fails:
+            time.sleep(TIMEOUT)  # as long as the API kept it waiting
             raise BrainError("the API did not answer (503)")
         return super().decide(ctx)
 
@@ -41,9 +43,11 @@ def pytest_fairy_make_brain(config, target, default):
 """
 
 
-def flaky_project(suite: pytest.Pytester, failures: int, spec: str = FOOD_SPEC) -> pytest.Pytester:
+def flaky_project(
+    suite: pytest.Pytester, failures: int, spec: str = FOOD_SPEC, timeout: float = 0.0
+) -> pytest.Pytester:
     write(suite, "test_food.yaml", spec)
-    suite.makeconftest(f"FAILURES = {failures}\n" + FLAKY_BRAIN)
+    suite.makeconftest(f"FAILURES = {failures}\nTIMEOUT = {timeout}\n" + FLAKY_BRAIN)
     return suite
 
 
@@ -120,3 +124,11 @@ def test_under_xdist_the_controller_says_flaky_and_junit_has_it(suite: pytest.Py
     result.stdout.fnmatch_lines(["FLAKY test_food.yaml::coupons - passed on try 2 after: brain unavailable*"])
     (case,) = ET.parse(Path(project.path / "junit.xml")).getroot().iter("testcase")
     assert len(list(case.iter("flakyError"))) == 1
+
+
+def test_a_flaky_items_time_counts_every_try(suite: pytest.Pytester) -> None:
+    # The first try waits 2 s for an API that never answers; the item took that long, whatever the pass.
+    project = flaky_project(suite, failures=1, timeout=2.0)
+    project.runpytest("-p", "no:xdist", "-k", "coupons", "--fairy-retries", "1", "--junitxml=junit.xml")
+    (case,) = ET.parse(project.path / "junit.xml").getroot().iter("testcase")
+    assert float(case.get("time", "0")) >= 2.0, case.attrib
