@@ -6,9 +6,12 @@ explorer leaves the screen and comes back, then looks again.
 - `relaunch`: the app stopped and launched again, its data kept, then the shortest known way back to the
   screen (the moves that entered each screen on it; none that only changed what a screen shows).
 
-Held again on that screen: passed. Not held there: an app defect at the arrival, which a replay of the
-run's own walk (leaving and coming back included) must see again (`Proof.NOT_KEPT`). Not back on that
-screen at all: inconclusive, naming where the way ended.
+The screen is a page (its activity, title and whether a dialog is up), not the state it was in: the move
+that made the done-when hold may have changed the page's layout (`立即打卡` become `今日已打卡`), and it is
+not part of the way back - a page that kept what it did shows it again, one that forgot shows the
+layout from before. Held again on that page: passed. Not held there: an app defect at the arrival, which a
+replay of the run's own walk (leaving and coming back included) must see again (`Proof.NOT_KEPT`). Not
+back on that page at all: inconclusive, naming where the way ended.
 """
 
 from __future__ import annotations
@@ -20,22 +23,24 @@ from pytest_fairy.explore.decisions import Decision, Origin, StepContext
 from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.explore.reproduction import Move, Proof, ways_to
 from pytest_fairy.explore.step import Ending
-from pytest_fairy.explore.tree import FeatureTree
+from pytest_fairy.explore.tree import FeatureTree, StateInfo
 from pytest_fairy.explore.verdict import Verdict
 from pytest_fairy.perception.screen import Screen
 from pytest_fairy.spec.model import After
 
 CHECK_PREFIX = "check over time"
+# A page: its activity, title and whether a dialog is up.
+Page = tuple[str, str, bool]
 AFTER_WORDS = {After.BACK_AND_RETURN: "leaving it and coming back", After.RELAUNCH: "a relaunch of the app"}
 
 
 @dataclass
 class Keeping:
-    """One check over time under way: where the done-when held (`key`, `title`, at step `held`), what the
-    judge said then, and the actions still to take to leave and come back."""
+    """One check over time under way: where the done-when held (on `page`, titled `title`, at step
+    `held`), what the judge said then, and the actions still to take to leave and come back."""
 
     after: After
-    key: str
+    page: Page
     title: str
     held: int
     reason: str
@@ -47,15 +52,15 @@ class Keeping:
     ) -> Keeping:
         """The check of `after` for the screen of `ctx`, where the done-when held and the judge said
         `reason`; `tree` and `moves` give the way back to it."""
-        key = ctx.state.key
-        entered = _entered(key, tree, moves)
+        page = _page_of(ctx)
+        entered = _entered(page, tree, moves)
         if after is After.BACK_AND_RETURN:
             pending: list[Action | Move] = [Action(ActionKind.BACK)]
             pending += [moves[entered]] if entered is not None else []
         else:
             way = ways_to(tree, moves, entered) if entered is not None else []
             pending = [Action(ActionKind.RESTART), *(way[0].moves if way else ())]
-        return cls(after, key, ctx.screen.title or ctx.state.name, ctx.step - 1, reason, pending)
+        return cls(after, page, ctx.screen.title or ctx.state.name, ctx.step - 1, reason, pending)
 
     def next(self, screen: Screen) -> Decision | str:
         """The next action to take on `screen`; what stands in the way instead (its element not there)."""
@@ -75,7 +80,7 @@ class Keeping:
     def verdict(self, ctx: StepContext) -> Ending:
         """The end of the check, on the screen the way back led to (`ctx`)."""
         step = ctx.step - 1
-        if ctx.state.key != self.key:
+        if _page_of(ctx) != self.page:
             return self.lost(f"the way back ended on {ctx.screen.title or ctx.state.name}")
         if ctx.oracles_met:
             return Ending(Verdict.PASSED, f"{self.reason}; held again after {self.words} (step {step})")
@@ -92,9 +97,16 @@ class Keeping:
         return Ending(Verdict.INCONCLUSIVE, reason)
 
 
-def _entered(key: str, tree: FeatureTree, moves: dict[int, Move]) -> int | None:
-    """The step whose move first entered the screen `key` from another one; None for the first screen."""
-    return next(
-        (t.step for t in tree.transitions if t.to_key == key and t.from_key != key and t.step in moves),
-        None,
-    )
+def _page_of(ctx: StepContext) -> Page:
+    return (ctx.state.activity, ctx.screen.title, ctx.screen.has_dialog)
+
+
+def _entered(page: Page, tree: FeatureTree, moves: dict[int, Move]) -> int | None:
+    """The step whose move first entered `page` from another page; None for the first page."""
+
+    def of(key: str) -> Page | None:
+        info: StateInfo | None = tree.states.get(key)
+        return (info.activity, info.title, info.is_dialog) if info is not None else None
+
+    entries = (t for t in tree.transitions if of(t.to_key) == page and of(t.from_key) != page)
+    return next((t.step for t in entries if t.step in moves), None)

@@ -96,3 +96,46 @@ def test_a_check_over_time_that_cannot_come_back_is_inconclusive(tmp_path: Path)
     assert result.reason.startswith(
         "the done-when held on My library at step 0, but after leaving it and coming back the way back ended on"
     ), result.reason
+
+
+# A check-in page whose `Check in` gives way to `Checked in today`: the layout the done-when held on is
+# not the one the page had when entered; the check-in is kept over a relaunch (`persist`) or not.
+CHECK_IN = """
+app: {{name: Streak, package: com.example.streak, launch: home}}
+variables:
+  checked_in: {{initial: false, persist: {persist}}}
+screens:
+  - id: home
+    activity: .HomeActivity
+    title: Streak
+    up: false
+    elements:
+      - {{id: tv_checkin, text: Daily check-in, on_tap: [{{go: checkin}}]}}
+  - id: checkin
+    activity: .CheckInActivity
+    title: Daily check-in
+    elements:
+      - {{text: "Streak: 7 days", when: not checked_in}}
+      - {{text: "Streak: 8 days", when: checked_in}}
+      - {{class: Button, id: btn_checkin, text: Check in, when: not checked_in, on_tap: [{{set: {{checked_in: true}}}}]}}
+      - {{id: tv_done, text: Checked in today, when: checked_in}}
+"""
+CHECK_IN_SPEC = """
+app: {name: Streak, package: com.example.streak, virtual: app.yaml}
+features:
+  - name: check-in is kept
+    goal: check in on the Daily check-in page; the streak goes from 7 to 8 days and stays so after a relaunch
+    max_steps: 15
+    done_when: [{visible: "Streak: 8 days"}, {visible: Checked in today}]
+    after: relaunch
+"""
+
+
+@pytest.mark.parametrize(("persist", "verdict"), [("true", Verdict.PASSED), ("false", Verdict.FAILED)])
+def test_a_check_over_time_comes_back_to_the_page_whatever_layout_the_done_when_held_on(
+    tmp_path: Path, persist: str, verdict: Verdict
+) -> None:
+    result = explore_inline(tmp_path, CHECK_IN.format(persist=persist), CHECK_IN_SPEC)
+    assert result.verdict is verdict, result.reason
+    if verdict is Verdict.FAILED:
+        assert "no longer held on Daily check-in after a relaunch of the app" in result.reason, result.reason
