@@ -3,7 +3,8 @@
 Runs every spec of tests/untuned (`pytest tests/untuned/*/test_*.yaml`; `--suite unseen`: tests/unseen,
 the apps written from the docs alone; `--suite held-out`: benchmarks/explorer_apps, apps and specs written
 from the docs alone, kept out of every rule's design; `--suite twins`: benchmarks/verdict_apps, clean and
-bug twins written the same way) in a subprocess `--runs` times:
+bug twins written the same way; `--suite blind`: benchmarks/blind_apps, a second such set with defects of
+kinds no other corpus has, half of it held out) in a subprocess `--runs` times:
 in file order, in reversed item order, in seeded shuffled item orders (a tiny plugin passed with `-p`
 reorders the collected items) and under `-n 2` (pytest-xdist). Each item's verdict is read from the
 run's JUnit XML (`<failure>`: failed, `<error>`: inconclusive, `<skipped>`: skipped, else passed) and
@@ -16,7 +17,8 @@ The work tree is shared: a file edited during the runs would change the code bet
 two xdist workers of one run). `--commit REV` runs every run on a snapshot of that commit instead
 (`git archive`, put first on PYTHONPATH), so all runs see the same code.
 
-    python benchmarks/bench_verdicts.py [--runs 10] [--commit HEAD] [--suite untuned|unseen|held-out|twins]
+    python benchmarks/bench_verdicts.py [--runs 10] [--commit HEAD]
+                                        [--suite untuned|unseen|held-out|twins|blind]
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ SUITES = {
     "unseen": Path("tests/unseen"),
     "held-out": Path("benchmarks/explorer_apps"),
     "twins": Path("benchmarks/verdict_apps"),
+    "blind": Path("benchmarks/blind_apps"),
 }
 # What some specs of a suite need in the environment: tests/unseen's drive_login signs in with these.
 SUITE_ENV = {"unseen": {"UNSEEN_DRIVE_USER": "zhang.wei", "UNSEEN_DRIVE_PASSWORD": "Dr1ve-2024"}}
