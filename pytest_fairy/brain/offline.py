@@ -52,6 +52,7 @@ class OfflineBrain:
         self._root: str | None = None
         # Pages backed out of once in search of pages no known path reaches.
         self._searched: set[str] = set()
+        self._named: set[str] = set()  # the elements the goal names, by ref
         self._restarted = False  # restarted in search of work since new work was last found
 
     def plan(self, target: Target, screen: Screen, som_jpeg: bytes = b"") -> Plan:
@@ -81,7 +82,8 @@ class OfflineBrain:
         )
         page, shown = _page(ctx), {mark.ref for mark in ctx.screen.marks}
         scrolls.saw(page, shown)
-        hidden = {key.split("|", 1)[-1] for key in again} - shown
+        self._named.update(c.ref for c in candidates if c.named)
+        hidden = {key.split("|", 1)[-1] for key in again} & self._named - shown
         way = scrolls.towards(page, hidden) if hidden and not again & {c.key for c in candidates} else None
         if way is not None:
             # An element worth another try is not on screen, nor any other: scroll back to where it was.

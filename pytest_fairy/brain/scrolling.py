@@ -5,9 +5,10 @@ A list is scrolled until a scroll moves nothing (its end); the counts bound scro
 ends (candidates.MAX_SCROLLS_PER_LIST) and say how far a search by scrolling went. Where a list stands
 (scrolls down that moved it, less those up) is kept per page, not per state: a change of the app's data
 makes the page another state, and the app keeps the list where it was left. Each element is remembered
-at the position it was last on screen at, so one worth another try that is no longer on screen is
-scrolled back to, up or down; a scroll up that moves nothing is the list's top, position 0 again (the app
-may have shown the list from its top anew).
+at the position it was last on screen at, so one worth another try that the goal names, no longer on
+screen, is scrolled back to, up or down (a row that only shares the goal's words is not worth the
+scrolls); a scroll up that moves nothing is the list's top, position 0 again (the app may have shown the
+list from its top anew).
 """
 
 from __future__ import annotations

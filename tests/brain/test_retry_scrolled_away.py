@@ -92,6 +92,17 @@ def test_a_row_scrolled_away_is_scrolled_back_to_after_the_change_and_fails_the_
     assert "Staff Favourite" in reason, reason
 
 
+def test_a_row_the_goal_does_not_name_is_not_scrolled_back_to(tmp_path: Path) -> None:
+    # The row carries the goal's words but the goal does not name it: a scroll back to it costs more
+    # than another try is worth.
+    spec = SPEC.replace("scroll to 'Staff Favourite: Edinburgh' and open it", "find the Edinburgh staff pick")
+    sink = Recorded()
+    explore_inline(tmp_path, app("detail"), spec, sinks=[sink])
+    steps = [(s.title, s.action or "") for s in sink.steps]
+    saved = steps.index(("Edinburgh", "tap [2] Save"))
+    assert not any(action.endswith(" up") for _, action in steps[saved:]), steps
+
+
 def test_the_working_row_passes(tmp_path: Path) -> None:
     verdict, reason, steps = explored(tmp_path, "special")
     assert verdict == "passed", (reason, steps)
