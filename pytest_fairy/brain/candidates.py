@@ -147,7 +147,7 @@ def find_candidates(
     for order, mark in enumerate(screen.marks):
         if screen.has_dialog and mark.layer in (LayerKind.APP, LayerKind.SYSTEM_UI):
             continue
-        if _undoes(mark, chosen):
+        if _undoes(mark, chosen) or _unchecks(mark, ctx.target.keep_checked):
             continue
         if scrolls_list(mark):
             if mark.ref not in ended and scrolls.get(mark.ref, 0) < MAX_SCROLLS_PER_LIST:
@@ -341,6 +341,14 @@ def _undoes(mark: Mark, chosen: set[int]) -> bool:
     if not node.checkable or not any("Radio" in view.class_name for view in node.iter()):
         return False
     return node.checked or id(node.parent) in chosen
+
+
+def _unchecks(mark: Mark, kept: Sequence[str]) -> bool:
+    """Tapping a checked switch or box whose label the done-when wants checked would undo the feature."""
+    node = mark.node
+    if not node.checkable or not any(view.checked for view in node.iter()):
+        return False
+    return any(text.strip().casefold() in mark.label.casefold() for text in kept)
 
 
 def _leaves(mark: Mark) -> bool:

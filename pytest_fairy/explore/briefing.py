@@ -33,6 +33,7 @@ def target_of(spec: Spec, feature: Feature, *, max_steps: int | None = None) -> 
         launch_activity=spec.app.launch_activity,
         sub_features=tuple(feature.sub_features),
         done_hints=hints,
+        keep_checked=tuple(o.value for o in feature.done_when if o.kind is OracleKind.CHECKED and o.value),
         allowed_risks=settings.allow,
         max_steps=max_steps or settings.max_steps,
         wall_seconds=settings.budget.wall_seconds or DEFAULT_WALL_SECONDS,

@@ -19,6 +19,8 @@ class Target:
     sub_features: tuple[str, ...] = ()
     # Texts the done-when oracles look for: hints for where the feature ends.
     done_hints: tuple[str, ...] = ()
+    # The labels the done-when wants checked (`checked: 打卡提醒`): once on, such a switch is left on.
+    keep_checked: tuple[str, ...] = ()
     allowed_risks: frozenset[str] = field(default_factory=frozenset)
     max_steps: int = 30
     wall_seconds: float = 600.0

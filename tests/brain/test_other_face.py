@@ -1,5 +1,6 @@
 """A button whose tap turns it into its other face (`Like` into `Liked`, and back): in a feature's search,
-the other face is not tapped at once, which would undo what the feature just did."""
+the other face is not tapped at once, which would undo what the feature just did. Nor is a switch the
+done-when wants checked, once it is on."""
 
 from __future__ import annotations
 
@@ -90,3 +91,43 @@ def test_an_open_exploration_takes_the_other_face_as_a_way_of_the_map(tmp_path: 
     steps = [(step.title, step.action or "") for step in sink.steps]
     liked = steps.index(("Track 3", "tap [2] Like"))
     assert steps[liked + 1] == ("Track 3", "tap [2] Liked"), steps
+
+
+REMINDER_APP = """
+app: {name: 燃动健身, package: com.example.reminder, launch: settings}
+variables: {remind_on: false, remind_time: "07:00"}
+screens:
+  - id: settings
+    activity: .SettingsActivity
+    title: 设置
+    up: false
+    elements:
+      - {class: Switch, id: sw_remind, text: 打卡提醒, var: remind_on}
+      - {text: "提醒时间 {var:remind_time}", id: row_time, when: remind_on, on_tap: [{dialog: times}]}
+      - {id: row_cache, text: 清理缓存, on_tap: [{toast: 已清理}]}
+dialogs:
+  - id: times
+    title: 选择提醒时间
+    elements:
+      - {class: RadioButton, id: rb_0700, text: "07:00", group: remind_time, value: "07:00"}
+      - {class: RadioButton, id: rb_2000, text: "20:00", group: remind_time, value: "20:00"}
+      - {class: Button, id: btn_ok, text: 确定, on_tap: [close]}
+"""
+REMINDER_SPEC = """
+app: {name: 燃动健身, package: com.example.reminder, virtual: app.yaml}
+features:
+  - name: evening check-in reminder
+    goal: 打开 打卡提醒，并把 提醒时间 设为 20:00
+    max_steps: 12
+    done_when:
+      - checked: 打卡提醒
+      - visible: 提醒时间 20:00
+"""
+
+
+def test_a_switch_the_done_when_wants_checked_is_left_on(tmp_path: Path) -> None:
+    sink = Recorded()
+    result = explore_inline(tmp_path, REMINDER_APP, REMINDER_SPEC, sinks=[sink])
+    actions = [step.action or "" for step in sink.steps]
+    assert sum(action.endswith("打卡提醒") for action in actions) == 1, actions
+    assert result.verdict.value == "passed", (result.reason, actions)
