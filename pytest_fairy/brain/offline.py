@@ -69,7 +69,8 @@ class OfflineBrain:
         self._learn(state, ctx)
         self._retry(ctx)
         self._samples.stood_on(state, ctx.screen)
-        self._frontier.stood_on(state, _page(ctx))
+        page = _page(ctx)
+        self._frontier.stood_on(state, page)
         if self._root is None:
             self._root = state
         if outside:
@@ -80,14 +81,7 @@ class OfflineBrain:
         candidates = find_candidates(
             ctx, self._focus, tried_anywhere, scrolls.counts(state), scrolls.ended(state), again
         )
-        page, shown = _page(ctx), {mark.ref for mark in ctx.screen.marks}
-        scrolls.saw(page, shown)
-        self._named.update(c.ref for c in candidates if c.named)
-        hidden = {key.split("|", 1)[-1] for key in again} & self._named - shown
-        way = scrolls.towards(page, hidden) if hidden and not again & {c.key for c in candidates} else None
-        if way is not None:
-            # An element worth another try is not on screen, nor any other: scroll back to where it was.
-            candidates += scrolls_back(ctx.screen, way, scrolls.backs(page), scrolls.ended(state))
+        candidates += self._scrolls_back(ctx, page, candidates, again)
         if _looping(ctx.warning):
             # The guard saw us going round: what keeps us on this page (fields, toggles, scrolling) is
             # spent; only an untried way off the page is still worth a step.
@@ -98,7 +92,7 @@ class OfflineBrain:
         undo = self._other_face(ctx)
         untried = [c for c in candidates if c.ref != undo and self._fresh(state, c, labels.get(c.ref, ""))]
         if self._open:
-            tiers = {id(c): self._tier(state, c, labels.get(c.ref, "")) for c in untried}
+            tiers = {id(c): self._tier(page, c, labels.get(c.ref, "")) for c in untried}
             lowest = min(tiers.values(), default=None)
             # STAYS: after Back and the other screens' ways on, counted as a second pass.
             leading = [] if lowest is Tier.STAYS else [c for c in untried if tiers[id(c)] == lowest]
@@ -116,6 +110,22 @@ class OfflineBrain:
         if self._open and state != self._root and self._spread.back_untried(state) and not outside:
             return self._back_untried(state)
         return self._elsewhere(ctx, untried, candidates)
+
+    def _scrolls_back(
+        self, ctx: StepContext, page: str, candidates: list[Candidate], again: set[str]
+    ) -> list[Candidate]:
+        """A scroll back to where an element the goal names, worth another try, was seen, when neither it
+        nor any other element worth another try is on screen (brain/scrolling.py); else none."""
+        scrolls, shown = self._scrolls, {mark.ref for mark in ctx.screen.marks}
+        scrolls.saw(page, shown)
+        self._named.update(c.ref for c in candidates if c.named)
+        hidden = {key.split("|", 1)[-1] for key in again} & self._named - shown
+        if not hidden or again & {c.key for c in candidates}:
+            return []
+        way = scrolls.towards(page, hidden)
+        if way is None:
+            return []
+        return scrolls_back(ctx.screen, way, scrolls.backs(page), scrolls.ended(ctx.state.key))
 
     def _other_face(self, ctx: StepContext) -> str:
         """The element that took the place of the one the last step tapped, on the same page, when that tap
@@ -140,12 +150,12 @@ class OfflineBrain:
         self._walk.found_work()  # a way not yet taken: walks may go on
         return self._chose(state, Action(ActionKind.BACK), "back|", "", "every element here tried: go back")
 
-    def _tier(self, state: str, candidate: Candidate, label: str) -> Tier:
+    def _tier(self, page: str, candidate: Candidate, label: str) -> Tier:
         if candidate.action.kind is ActionKind.SCROLL:
             return Tier.ELEMENT if candidate.key.startswith(SCROLL_BACK) else Tier.SCROLL
         tap = candidate.action.kind in (ActionKind.TAP, ActionKind.LONG_TAP)
         if tap and not candidate.named:
-            page, ref = self._frontier.page_of(state), candidate.ref
+            ref = candidate.ref
             if self._spread.stays(self._kinds.get(ref, "")) or self._spread.stayed_on_page(page, ref):
                 return Tier.STAYS
         if (
