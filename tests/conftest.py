@@ -7,9 +7,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from wire.wire_helpers import AdbServer, adb_binary, free_port
 
 HERE = Path(__file__).resolve().parent
+
+# Properties are checked, never timed: on a shared, loaded machine an example may take longer than
+# Hypothesis' default deadline of 200 ms without anything being wrong.
+settings.register_profile("untimed", deadline=None)
+settings.load_profile("untimed")
 
 
 @pytest.fixture(autouse=True)

@@ -31,8 +31,9 @@ from tests.claude.fake_api import FakeMessagesAPI, Reply, error_reply, text_repl
 from tests.claude.stages import stage_of
 
 FOOD = Path(__file__).resolve().parents[2] / "example_suites" / "food"
-# One transport retry and short waits keep the worst case (a timeout, retried once) near a second.
-SETTINGS = replace(FAST, max_retries=1, timeout_seconds=0.3)
+# One transport retry and short waits keep the worst case (a timeout, retried once) a few seconds; the
+# timeout is long enough that a loaded machine's slow local answer is no timeout.
+SETTINGS = replace(FAST, max_retries=1, timeout_seconds=1.5)
 BOUND_SECONDS = 30.0  # far above the worst case; only reached if a wait is not capped
 OK = answers.action()
 GOOD = tool_reply("next_action", OK)
@@ -59,8 +60,8 @@ MATRIX: dict[str, Fault] = {
     "500 persistently": Fault(
         (error_reply(500, "api_error", "Internal server error"),) * 3, "HTTP 500 api_error", 2),
     "timeout": Fault(
-        (Reply(body=GOOD.body, delay=2.0),) * 2, r"no answer within 0.3s \(after 1 retries\)", 2),
-    "timeout once, then ok": Fault((Reply(body=GOOD.body, delay=2.0), GOOD), None, 2),
+        (Reply(body=GOOD.body, delay=4.0),) * 2, r"no answer within 1.5s \(after 1 retries\)", 2),
+    "timeout once, then ok": Fault((Reply(body=GOOD.body, delay=4.0), GOOD), None, 2),
     "connection refused": Fault((), "cannot reach the API", 0, unreachable=True),
     "invalid JSON body": Fault((Reply(raw=b'{"id": "msg_1", "type": "mess'),), "the API's answer is not JSON", 1),
     "a body that is not a message": Fault(
