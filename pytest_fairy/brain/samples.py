@@ -2,8 +2,10 @@
 
 The rows of a list (one family: `refs.row_family`) that opened pages of one layout are samples of each
 other: once `FAMILY_SAMPLE` of them did, another row is worth a tap only when the feature is about it -
-the goal names it whole, or it carries the feature's words with words no tried row had (`故宫 22` after
-`故宫 10` has none). Remembers, per family, where each row led and the words of the rows tried.
+the goal names it whole and no tried row had its label (`商品 300`; but the `More options` of every row
+is named by "open an episode's More options" once and for all), or it carries the feature's words with
+words no tried row had (`故宫 22` after `故宫 10` has none). Remembers, per family, where each row led and
+the labels and words of the rows tried.
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ class Samples:
     def __init__(self) -> None:
         self._layouts: dict[str, frozenset[str]] = {}  # the layout of each page stood on
         self._family_of: dict[str, str] = {}  # each element's family, by ref
-        # Per family, the page each of its rows led to (latest last), and the words of its rows tried.
+        # Per family, the page each of its rows led to (latest last); the words and labels of rows tried.
         self._led_to: defaultdict[str, dict[str, str]] = defaultdict(dict)
         self._words: defaultdict[str, set[frozenset[str]]] = defaultdict(set)
+        self._labels: defaultdict[str, set[str]] = defaultdict(set)
 
     def stood_on(self, state: str, screen: Screen) -> None:
         """The page `state` (first seen as `screen`): its layout, what its rows lead to is compared by."""
@@ -47,6 +50,7 @@ class Samples:
 
     def tried(self, ref: str, label: str) -> None:
         self._words[self.family(ref)].add(row_words(label))
+        self._labels[self.family(ref)].add(label)
 
     def worth(self, ref: str, label: str, *, relevant: bool, named: bool) -> bool | None:
         """Whether the row `ref` labelled `label` is worth a tap once its family is sampled; None while it
@@ -55,6 +59,7 @@ class Samples:
         led_to = [self._layouts.get(state, frozenset()) for state in self._led_to[siblings].values()]
         if not sampled(led_to, FAMILY_SAMPLE):
             return None
+        named = named and label not in self._labels[siblings]
         return relevant and (named or row_words(label) not in self._words[siblings])
 
     def family(self, ref: str) -> str:
