@@ -7,8 +7,8 @@ combination a form needs, or looked at a page before the data it shows existed.
 
 What contradicts a feature (`Contradiction`), from what the screens before and after the action show
 (`Facts`):
-- nothing: a button that changed nothing at all - no screen, no content, no toast - with its form set
-  and no query of the run's own making (a search may well find nothing for it);
+- nothing: a button that changed nothing at all - no screen, no content, no toast (even one it may have
+  shown again: `Followed`) - with its form set and no query of the run's own making (a search may find none);
 - an error: error text (or an error toast) that was not there before, after a button whose form was set,
   with no credentials on either screen (made-up credentials are refused by a working app too), unless
   the spec's inputs gave every field of the form (the tester's own credentials); a validation message
@@ -150,6 +150,7 @@ class Facts:
     error: str = ""  # error text (or an error toast) that its outcome showed and the screen before did not
     showing: tuple[str, ...] = ()  # the error texts its screen showed already (a refusal still standing)
     toast: str = ""  # a toast its outcome showed
+    toasting: bool = False  # a toast showed after it, new or not (the same toast, shown again, looks alike)
     dialog: bool = False  # it led to a dialog
     acknowledged: bool = False  # it closed a dialog that told of a failure (the OK of an error alert)
     # A text of the screen it led to that the screen before did not show: what tells that screen apart
@@ -211,6 +212,7 @@ def facts_of(
         showing=tuple(t[:ERROR_QUOTED] for t in seen_texts(acted_on) if refuses(t, tester)),
         arrived=next((t for t in texts if t in shown and t != reached.title and not _leaving(t)), ""),
         toast=new_toasts[0] if new_toasts else "",
+        toasting=bool(reached.toasts),
         dialog=reached.has_dialog and not acted_on.has_dialog,
         acknowledged=closed and any(map(is_error, seen_texts(acted_on, dialog=True))),
         retitled=reached.title != acted_on.title,
@@ -272,7 +274,7 @@ def contradiction(
         return Contradiction.ERROR, f"showed '{facts.error}'"
     if facts.unset:
         return None  # the app may be asking for the inputs left unset
-    if kind is OutcomeKind.NO_CHANGE and not (facts.toast or facts.here or facts.query):
+    if kind is OutcomeKind.NO_CHANGE and not (facts.toasting or facts.here or facts.query):
         return Contradiction.NOTHING, "changed nothing"
     if kind in MOVED and facts.retitled and not (facts.dialog or facts.leaving or signs_in(led_to)):
         named = other_named(label, led_to, facts.siblings)
@@ -361,9 +363,7 @@ def _box(node: Node) -> bool:
 
 def _list_of(mark: Mark | None) -> str:
     row = list_row(mark.node) if mark is not None else None
-    if row is None or row.parent is None:
-        return ""
-    return row.parent.resource_id or row.parent.class_name
+    return "" if row is None or row.parent is None else row.parent.resource_id or row.parent.class_name
 
 
 def _control(mark: Mark | None) -> Control:

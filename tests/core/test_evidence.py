@@ -134,6 +134,18 @@ def test_a_toast_is_something_a_tap_did() -> None:
     assert cov.evidence(FEATURE) is None
 
 
+def test_a_toast_still_showing_from_the_tap_before_may_be_this_taps_own_again() -> None:
+    """A second `Follow` shows `Followed` once more while the first one's toast is still up: the screens
+    before and after are alike, and still the tap did what it does."""
+    rows = [v("Button", "Follow", id=f"btn_follow{n}", clickable=True) for n in (1, 2)]
+    followed = look(page("Search", *rows))
+    followed[1].toasts = ("Followed",)
+    cov, results = start(page("Search", *rows))
+    act(cov, 1, results, "btn_follow1", OutcomeKind.NO_CHANGE, followed)
+    act(cov, 2, followed, "btn_follow2", OutcomeKind.NO_CHANGE, followed)
+    assert cov.evidence(["visible: Gardening Weekly", "Follow"]) is None
+
+
 def test_an_error_after_a_set_form_is_the_evidence() -> None:
     cov, form = start(page("Contact", button("Submit ticket")))
     failed = look(
