@@ -1,7 +1,8 @@
 """The offline brain: a deterministic, systematic explorer that needs no LLM and no API key.
 
 It keeps a frontier of untried elements per state, tries the ones most relevant to the feature first
-(goal, sub-feature and done-when words; the scoring is brain/candidates.py), fills text fields with
+(goal, sub-feature and done-when words; the scoring is brain/candidates.py) and, once a step the goal
+names is done, what the goal names after it (brain/goal_order.py), fills text fields with
 plausible values, scrolls lists a bounded number of times, backs out of dialogs and pages whose frontier
 is spent, and declares the feature explored when the start page has nothing left to try. A feature
 with no done-when is an open exploration: every screen's every action is worth a step
@@ -10,12 +11,13 @@ with no done-when is an open exploration: every screen's every action is worth a
 
 from __future__ import annotations
 
-from pytest_fairy.brain.candidates import Candidate, Focus, best, find_candidates
+from pytest_fairy.brain.candidates import SCROLL_SCORE, Candidate, Focus, best, find_candidates
 from pytest_fairy.brain.frontier import Frontier
+from pytest_fairy.brain.goal_order import GoalOrder
 from pytest_fairy.brain.open_exploration import OpenExploration, Tier, element_kind
 from pytest_fairy.brain.retries import Retries, refused
 from pytest_fairy.brain.samples import Samples
-from pytest_fairy.brain.scrolling import SCROLL_BACK, ListScrolls, scrolls_back
+from pytest_fairy.brain.scrolling import SCROLL_BACK, ListScrolls
 from pytest_fairy.brain.walk_back import NAVIGABLE, WalkBack
 from pytest_fairy.explore.action import Action, ActionKind, Direction
 from pytest_fairy.explore.decisions import Decision, Judgement, OutcomeKind, Plan, StepContext, Usage
@@ -31,6 +33,7 @@ class OfflineBrain:
 
     def __init__(self) -> None:
         self._focus = Focus()
+        self._order = GoalOrder()
         self._frontier = Frontier()
         self._samples = Samples()
         self._scrolls = ListScrolls()
@@ -52,11 +55,11 @@ class OfflineBrain:
         self._root: str | None = None
         # Pages backed out of once in search of pages no known path reaches.
         self._searched: set[str] = set()
-        self._named: set[str] = set()  # the elements the goal names, by ref
         self._restarted = False  # restarted in search of work since new work was last found
 
     def plan(self, target: Target, screen: Screen, som_jpeg: bytes = b"") -> Plan:
         self._focus = Focus.of(target)
+        self._order = GoalOrder(target.goal)
         steps = tuple(f"explore {name}" for name in target.sub_features) or (f"explore {target.feature}",)
         return Plan(root=target.feature, sub_features=target.sub_features, steps=steps)
 
@@ -81,7 +84,7 @@ class OfflineBrain:
         candidates = find_candidates(
             ctx, self._focus, tried_anywhere, scrolls.counts(state), scrolls.ended(state), again
         )
-        candidates += self._scrolls_back(ctx, page, candidates, again)
+        candidates += scrolls.back_to_named(ctx.screen, state, page, candidates, again)
         if _looping(ctx.warning):
             # The guard saw us going round: what keeps us on this page (fields, toggles, scrolling) is
             # spent; only an untried way off the page is still worth a step.
@@ -105,27 +108,14 @@ class OfflineBrain:
                 c for c in untried if not c.toggle or (c.relevant and c.action.kind is not ActionKind.SCROLL)
             ]
         self._frontier.count(state, len(leading), len(untried) - len(leading))
+        ahead = None if self._open else self._ahead(ctx, leading, candidates)
+        if ahead is not None:
+            return ahead
         if leading:
             return self._try(state, best(leading), ctx, candidates)
         if self._open and state != self._root and self._spread.back_untried(state) and not outside:
             return self._back_untried(state)
         return self._elsewhere(ctx, untried, candidates)
-
-    def _scrolls_back(
-        self, ctx: StepContext, page: str, candidates: list[Candidate], again: set[str]
-    ) -> list[Candidate]:
-        """A scroll back to where an element the goal names, worth another try, was seen, when neither it
-        nor any other element worth another try is on screen (brain/scrolling.py); else none."""
-        scrolls, shown = self._scrolls, {mark.ref for mark in ctx.screen.marks}
-        scrolls.saw(page, shown)
-        self._named.update(c.ref for c in candidates if c.named)
-        hidden = {key.split("|", 1)[-1] for key in again} & self._named - shown
-        if not hidden or again & {c.key for c in candidates}:
-            return []
-        way = scrolls.towards(page, hidden)
-        if way is None:
-            return []
-        return scrolls_back(ctx.screen, way, scrolls.backs(page), scrolls.ended(ctx.state.key))
 
     def _other_face(self, ctx: StepContext) -> str:
         """The element that took the place of the one the last step tapped, on the same page, when that tap
@@ -142,6 +132,29 @@ class OfflineBrain:
             return ""
         face = next((m for m in ctx.screen.marks if m.bounds == bounds and m.label != label), None)
         return face.ref if face is not None else ""
+
+    def _ahead(
+        self, ctx: StepContext, leading: list[Candidate], candidates: list[Candidate]
+    ) -> Decision | None:
+        """Once a step of the goal is done, an element here the goal names after it (brain/goal_order.py);
+        where there is none and nothing here is what the feature's words point to, the way to a page with
+        one or to a page the goal names then, or Back, once, when no known path leads there."""
+        state, labels = ctx.state.key, {mark.ref: mark.label for mark in ctx.screen.marks}
+        self._order.stood_on(state, ctx.screen.title, {labels.get(c.ref, "") for c in leading})
+        here = [c for c in leading if self._order.ahead(labels.get(c.ref, ""))]
+        chosen = best(leading) if leading else None
+        if chosen is not None and _searches(chosen):
+            return None  # what the feature waits for is not on screen: the lists are looked through first
+        if here:
+            return self._try(state, best(here), ctx, candidates)
+        if chosen is not None and chosen.relevant or not (places := self._order.places(state)):
+            return None
+        walk = self._walk_to(ctx, places)
+        if walk is None and state != self._root and not ctx.screen.has_dialog and self._order.may_back(state):
+            walk = self._chose(
+                state, Action(ActionKind.BACK), "back|", "", "back towards the goal's next step"
+            )
+        return walk
 
     def _back_untried(self, state: str) -> Decision:
         """Back is one of a page's actions too, and an untried one is a way not yet taken. The start
@@ -271,6 +284,8 @@ class OfflineBrain:
         moved = ctx.last is not None and ctx.last.kind is not OutcomeKind.NO_CHANGE
         did = moved or bool(ctx.screen.toasts)  # a toast (已加入) is something it did too
         left = ctx.screen.title != before.title
+        if did and key.split("|", 1)[0] in (ActionKind.TAP, ActionKind.LONG_TAP):
+            self._order.done(label, ctx.screen.title if left else "")
         refusal = did and refused(before, ctx.screen)
         for state, keys in self._retries.after(
             label, toggle, did, key, left_page=left, refused=refusal
@@ -364,6 +379,11 @@ def _page(ctx: StepContext) -> str:
     is up."""
     dialog = "+dialog" if ctx.state.has_dialog else ""
     return f"{ctx.state.activity}|{ctx.screen.title}{dialog}"
+
+
+def _searches(candidate: Candidate) -> bool:
+    """A scroll in search of what the feature waits for (scored above a scroll for more rows)."""
+    return candidate.action.kind is ActionKind.SCROLL and candidate.score > SCROLL_SCORE
 
 
 def _navigates(candidate: Candidate) -> bool:

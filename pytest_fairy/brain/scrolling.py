@@ -37,6 +37,7 @@ class ListScrolls:
         self._position: defaultdict[str, int] = defaultdict(int)
         self._seen_at: defaultdict[str, dict[str, int]] = defaultdict(dict)
         self._backs: defaultdict[str, int] = defaultdict(int)
+        self._named: set[str] = set()  # the elements the goal names, by ref
 
     def scrolled(self, state: str, ref: str) -> None:
         """A scroll down of `ref` on `state` for more rows."""
@@ -46,9 +47,20 @@ class ListScrolls:
         """A scroll of a list on `page` back to an element."""
         self._backs[page] += 1
 
-    def backs(self, page: str) -> int:
-        """How often the lists of `page` were scrolled back to an element."""
-        return self._backs[page]
+    def back_to_named(
+        self, screen: Screen, state: str, page: str, candidates: list[Candidate], again: Set[str]
+    ) -> list[Candidate]:
+        """On `screen` (the state `state` of `page`), scrolls back to where an element the goal names and
+        worth another try (its key in `again`) was seen, when neither it nor any other element worth another
+        try is among `candidates`; else none. Notes what is on screen, where the lists stand."""
+        shown = {mark.ref for mark in screen.marks}
+        self.saw(page, shown)
+        self._named.update(c.ref for c in candidates if c.named)
+        hidden = {key.split("|", 1)[-1] for key in again} & self._named - shown
+        if not hidden or again & {c.key for c in candidates}:
+            return []
+        way = self.towards(page, hidden)
+        return [] if way is None else scrolls_back(screen, way, self._backs[page], self._ended[state])
 
     def moved(self, state: str, page: str, ref: str, *, changed: bool, up: bool = False) -> None:
         """The scroll of `ref` on `state` (of `page`), `up` or down, stayed there and `changed` the screen

@@ -1,0 +1,75 @@
+"""The goal read in order: once a step it names is done, what it names after that step is where to go.
+
+"open an episode's More options, tap Download, then find the episode in Downloads (from the menu)": after
+`Download` did something, the episode list's other menus are behind; `menu` and `Downloads` are ahead.
+A goal's words name an element by its label (`Follow` for "follow one of the results": case aside, as a
+sentence writes it) and a page by its title ("see it among the shows in the Library"). The offline brain,
+on a page where nothing the feature's words point to is left, heads for a known page with an element the
+goal names ahead, or a page the goal names ahead that it has not stood on since the step was done.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A label shorter than this (`+`, `大`) is no name a sentence can be read for.
+MIN_LABEL = 2
+
+
+class GoalOrder:
+    """Where the run stands in the goal's sentence, and the places that hold what it names ahead."""
+
+    def __init__(self, goal: str = "") -> None:
+        self._goal = goal.casefold()
+        self._at = -1  # the end of the last step of the goal done; -1: none yet
+        self._labels: dict[str, set[str]] = {}  # per state, the labels of its elements left untried
+        self._titles: dict[str, str] = {}  # per state, its page's title
+        self._visited: set[str] = set()  # states stood on since the last step of the goal was done
+        self._backed: set[str] = set()  # states backed out of, towards a place, since then
+
+    def _find(self, label: str) -> re.Match[str] | None:
+        """The first place after the last step done where the goal names `label` whole."""
+        text = label.strip().casefold()
+        if len(text) < MIN_LABEL:
+            return None
+        whole = re.compile(rf"(?<![0-9a-z]){re.escape(text)}(?![0-9a-z])")  # `Download`, not `Downloads`
+        return whole.search(self._goal, self._at + 1)
+
+    def ahead(self, label: str) -> bool:
+        """The goal names `label` after the last step of it done (once one is)."""
+        return self._at >= 0 and self._find(label) is not None
+
+    def done(self, label: str, opened: str = "") -> None:
+        """The element `label` was tapped and did something (`opened`: the title of the page it led to, if
+        it left its page): where the goal names it next is done; unless it only opened the page it names
+        (the 购物车 tab): a way to the goal's steps, which may come before."""
+        name, title = label.strip().casefold(), opened.strip().casefold()
+        if title and name and (title in name or name in title):
+            return
+        found = self._find(label)
+        if found is not None:
+            self._at = found.end() - 1
+            self._visited.clear()
+            self._backed.clear()
+
+    def stood_on(self, state: str, title: str, untried: set[str]) -> None:
+        """The page `state` (titled `title`) has the elements labelled `untried` left."""
+        self._titles[state] = title
+        self._labels[state] = untried
+        self._visited.add(state)
+
+    def places(self, here: str) -> dict[str, int]:
+        """The states, other than `here`, with an element the goal names ahead left, or whose title it names
+        ahead and not stood on since the last step of the goal was done (as a walk's work: 1 each)."""
+        if self._at < 0:
+            return {}
+        places = {s: 1 for s, labels in self._labels.items() if any(self.ahead(label) for label in labels)}
+        places |= {s: 1 for s, title in self._titles.items() if s not in self._visited and self.ahead(title)}
+        places.pop(here, None)
+        return places
+
+    def may_back(self, state: str) -> bool:
+        """Back out of `state` towards a place no known path leads to: once per state and step of the goal."""
+        first = state not in self._backed
+        self._backed.add(state)
+        return first
