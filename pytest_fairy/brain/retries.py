@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from pytest_fairy.explore.evidence import shown_anew
+from pytest_fairy.explore.facts import shown_anew
 from pytest_fairy.explore.vocabulary import COMMIT_WORDS, KEEP_WORDS, refuses, says
 from pytest_fairy.perception.screen import Screen
 

@@ -23,7 +23,8 @@ from pytest_fairy.devices.protocol import Device, Diagnostics, settle_after_acti
 from pytest_fairy.errors import FairyError
 from pytest_fairy.explore.action import ActionError, perform
 from pytest_fairy.explore.decisions import OutcomeKind
-from pytest_fairy.explore.evidence import Against, Contradiction, contradiction, facts_of, usable
+from pytest_fairy.explore.evidence import Against, Contradiction, contradiction
+from pytest_fairy.explore.facts import facts_of, usable
 from pytest_fairy.explore.oracles import Observation
 from pytest_fairy.explore.reproduction import NO_WAY, Move, Proof, Reproduction, Way, ways_to
 from pytest_fairy.explore.run import Run

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind
-from pytest_fairy.explore.evidence import Facts, facts_of, field_texts, usable
+from pytest_fairy.explore.facts import Facts, facts_of, field_texts, usable
 from pytest_fairy.explore.families import sampled
 from pytest_fairy.explore.naming import names
 from pytest_fairy.explore.policy import RiskPolicy
@@ -132,7 +132,7 @@ class Coverage:
         screens: tuple[Screen, Screen] | None = None,
     ) -> None:
         """The action `key` (kind|ref|...) taken on `before` led to `after` with `outcome`; `screens`, the
-        screen it was taken on and the one it led to, tell what it did (`evidence.Facts`)."""
+        screen it was taken on and the one it led to, tell what it did (`facts.Facts`)."""
         page = self._pages.get(before.key)
         kind, _, rest = key.partition("|")
         ref = rest.split("|", 1)[0]

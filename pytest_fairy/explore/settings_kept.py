@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pytest_fairy.explore.evidence import Control, Facts, fields_of, usable
+from pytest_fairy.explore.facts import Control, Facts, fields_of, usable
 from pytest_fairy.perception.screen import Screen
 
 

@@ -10,15 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind
-from pytest_fairy.explore.evidence import (
-    Against,
-    Contradiction,
-    Control,
-    Facts,
-    changes_data,
-    contradiction,
-    relevance,
-)
+from pytest_fairy.explore.evidence import Against, Contradiction, changes_data, contradiction, relevance
+from pytest_fairy.explore.facts import Control, Facts
 from pytest_fairy.explore.naming import mentions, names, signs_in
 from pytest_fairy.explore.settings_kept import Lost
 from pytest_fairy.explore.vocabulary import asks_empty
