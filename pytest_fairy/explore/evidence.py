@@ -19,7 +19,8 @@ What contradicts a feature (`Contradiction`), from what the screens before and a
   element names - one of the same page (a copy-paste slip `我的订单` -> `我的收藏`), or one that led to
   that very screen elsewhere in the run - not merely a screen whose title differs from the label; or a
   list's row the feature names that opened the screen another row of that list opened, which shows none
-  of its words (`tried.Log`);
+  of its words (`tried.Log`), or a row's page that shows another row's label and none of its words
+  (普拉提核心塑形 opening the page of 战绳爆发力训练, the row above it);
 - a lost setting: a switch or box the run set, shown the other way when the run came back to its page,
   untouched since (`Settings`);
 - nothing found: a search on the spec's own test data (its `inputs`), whose outcome says that nothing
@@ -118,6 +119,8 @@ def contradiction(
         return None  # the app may be asking for the inputs left unset
     if kind is OutcomeKind.NO_CHANGE and not (facts.toasting or facts.here or facts.query):
         return Contradiction.NOTHING, "changed nothing"
+    if kind in MOVED and facts.row_shown:
+        return Contradiction.WRONG_SCREEN, f"opened the {led_to} of '{facts.row_shown}', another row, instead"
     if kind in MOVED and facts.retitled and not (facts.dialog or facts.leaving or signs_in(led_to)):
         named = other_named(label, led_to, facts.siblings)
         if named:

@@ -75,6 +75,7 @@ class Facts:
     here: bool = False  # the element names the screen it is on (a selected tab): tapping it may do nothing
     in_list: str = ""  # the list it is a row of (its id, else its class): "" when it is no list's row
     echoed: bool = False  # the screen it led to shows a word of its label
+    row_shown: str = ""  # another row of its list whose label that screen shows (and none of its words)
 
 
 def facts_of(
@@ -133,7 +134,8 @@ def facts_of(
         away=reached.title != acted_on.title or reached.activity != acted_on.activity,
         here=mark is not None and (mark.node.selected or _tab_of(mark.label, acted_on.title)),
         in_list=_list_of(mark),
-        echoed=mark is not None and bool(overlap(mark.label, tokens(" ".join(texts)))),
+        echoed=(echoed := mark is not None and bool(overlap(mark.label, tokens(" ".join(texts))))),
+        row_shown=_row_shown(marks, mark, texts) if not echoed else "",
     )
 
 
@@ -220,6 +222,13 @@ def _box(node: Node) -> bool:
 def _list_of(mark: Mark | None) -> str:
     row = list_row(mark.node) if mark is not None else None
     return "" if row is None or row.parent is None else row.parent.resource_id or row.parent.class_name
+
+
+def _row_shown(marks: Sequence[Mark], mark: Mark | None, texts: Sequence[str]) -> str:
+    """The label of another row of `mark`'s list that `texts` (the screen it led to) show; ""."""
+    in_list = _list_of(mark)
+    rows = {m.label for m in marks if m is not mark and m.label and in_list and _list_of(m) == in_list}
+    return next((text for text in texts if text in rows), "")
 
 
 def _control(mark: Mark | None) -> Control:

@@ -70,10 +70,11 @@ class Tried:
             return Against(Contradiction.LOST, self.lost.label, "on" if self.lost.was else "off")
         shown = {
             Contradiction.ERROR: self.facts.error,
-            Contradiction.WRONG_SCREEN: self.facts.arrived or self.led_to,
+            Contradiction.WRONG_SCREEN: self.facts.row_shown or self.facts.arrived or self.led_to,
             Contradiction.NOTHING_FOUND: self.facts.nothing_found,
         }
-        screen = self.led_to if found[0] is Contradiction.WRONG_SCREEN else ""
+        wrong = found[0] is Contradiction.WRONG_SCREEN and not self.facts.row_shown  # not: another row's page
+        screen = self.led_to if wrong else ""
         return Against(found[0], self.label, shown.get(found[0], ""), screen)
 
     @property

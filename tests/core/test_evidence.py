@@ -777,6 +777,28 @@ def test_a_row_the_feature_names_opening_the_page_its_plain_siblings_open_is_the
     )
 
 
+def test_a_row_whose_page_shows_another_rows_name_and_none_of_its_own_words_is_the_evidence() -> None:
+    """`普拉提核心塑形` opened the course page of `战绳爆发力训练`, the row above it: no other row was tapped, the
+    page says whose it is. A page that shows its own name too (the same coach's other course beside it)
+    is its own."""
+    words = "在课程列表里找到 普拉提核心塑形 并打开，查看它的课程介绍"
+    listed = destinations("战绳爆发力训练", "普拉提核心塑形", "壶铃全身训练")
+    cov, _ = start(page("燃动健身", v(RV, "", id="rv", scrollable=True)), activity="a.Main", cov=Coverage(words=words))
+    cov.saw(*listed, in_app=True)
+    other = look(page("课程详情", v("TextView", "战绳爆发力训练", id="name"), v("TextView", "教练：赵磊", id="coach")), activity="a.Course")
+    act(cov, 1, listed, "普拉提核心塑形", OutcomeKind.NEW_STATE, other)
+    assert str(cov.evidence([words])) == (
+        "step 1 (tap 普拉提核心塑形 on Popular destinations) opened the 课程详情 of '战绳爆发力训练', another row, instead"
+    )
+    assert str(cov.at(1).against) == "tapping '普拉提核心塑形' does not open 战绳爆发力训练"
+
+    cov, _ = start(page("燃动健身", v(RV, "", id="rv", scrollable=True)), activity="a.Main", cov=Coverage(words=words))
+    cov.saw(*listed, in_app=True)
+    own = look(page("课程详情", v("TextView", "普拉提核心塑形", id="name"), v("TextView", "战绳爆发力训练", id="next")), activity="a.Course")
+    act(cov, 1, listed, "普拉提核心塑形", OutcomeKind.NEW_STATE, own)
+    assert cov.evidence([words]) is None
+
+
 def test_a_row_the_feature_does_not_name_or_a_page_that_says_what_it_opened_for_is_no_wrong_screen() -> None:
     """`Kyoto 12` is not the Kyoto the feature names (its number is not the feature's); a page that shows
     `Kyoto` is Kyoto's, whatever its siblings open."""
