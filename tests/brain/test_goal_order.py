@@ -152,10 +152,7 @@ features:
 def test_after_the_goals_step_the_page_it_names_next_comes_before_the_pages_other_elements(
     tmp_path: Path,
 ) -> None:
-    sink = Recorded()
-    result = explore_inline(tmp_path, APP, SPEC, sinks=[sink])
-    steps = [(s.title, s.action or "") for s in sink.steps]
-    assert result.verdict.value == "passed", (result.reason, steps)
+    steps = passed_steps(tmp_path, APP, SPEC)
     follow = next(n for n, (_, action) in enumerate(steps) if "Follow" in action)
     assert not any("Design Matters" in action for _, action in steps[follow:]), steps
 
@@ -250,9 +247,15 @@ def test_once_the_goals_step_is_done_what_it_names_next_comes_before_what_only_s
     tmp_path: Path,
 ) -> None:
     # After the payment, 人民广场停车场's row carries the done-when's words, but the goal goes on to 我的.
-    sink = Recorded()
-    result = explore_inline(tmp_path, PARKING, PARKING_SPEC, sinks=[sink])
-    steps = [(s.title, s.action or "") for s in sink.steps]
-    assert result.verdict.value == "passed", (result.reason, steps)
+    steps = passed_steps(tmp_path, PARKING, PARKING_SPEC)
     home = next(n for n, (_, action) in enumerate(steps) if "返回首页" in action)
     assert "我的" in steps[home + 1][1], steps
+
+
+def passed_steps(folder: Path, app: str, spec: str) -> list[tuple[str, str]]:
+    """The steps (page title, action) of the spec's feature explored on `app`, which passed."""
+    sink = Recorded()
+    result = explore_inline(folder, app, spec, sinks=[sink])
+    steps = [(s.title, s.action or "") for s in sink.steps]
+    assert result.verdict.value == "passed", (result.reason, steps)
+    return steps
