@@ -108,7 +108,7 @@ class OfflineBrain:
                 c for c in untried if not c.toggle or (c.relevant and c.action.kind is not ActionKind.SCROLL)
             ]
         self._frontier.count(state, len(leading), len(untried) - len(leading))
-        ahead = None if self._open else self._ahead(ctx, leading, candidates)
+        ahead = None if self._open else self._ahead(ctx, leading, candidates, labels)
         if ahead is not None:
             return ahead
         if leading:
@@ -134,12 +134,13 @@ class OfflineBrain:
         return face.ref if face is not None else ""
 
     def _ahead(
-        self, ctx: StepContext, leading: list[Candidate], candidates: list[Candidate]
+        self, ctx: StepContext, leading: list[Candidate], candidates: list[Candidate], labels: dict[str, str]
     ) -> Decision | None:
         """Once a step of the goal is done, an element here the goal names after it (brain/goal_order.py);
         where there is none and nothing here is what the feature's words point to, the way to a page with
-        one or to a page the goal names then, or Back, once, when no known path leads there."""
-        state, labels = ctx.state.key, {mark.ref: mark.label for mark in ctx.screen.marks}
+        one or to a page the goal names then, or Back, once, when no known path leads there. `labels`: the
+        screen's labels, by ref."""
+        state = ctx.state.key
         self._order.stood_on(state, ctx.screen.title, {labels.get(c.ref, "") for c in leading})
         here = [c for c in leading if self._order.ahead(labels.get(c.ref, ""))]
         chosen = best(leading) if leading else None

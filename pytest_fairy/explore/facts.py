@@ -227,7 +227,9 @@ def _list_of(mark: Mark | None) -> str:
 def _row_shown(marks: Sequence[Mark], mark: Mark | None, texts: Sequence[str]) -> str:
     """The label of another row of `mark`'s list that `texts` (the screen it led to) show; ""."""
     in_list = _list_of(mark)
-    rows = {m.label for m in marks if m is not mark and m.label and in_list and _list_of(m) == in_list}
+    if not in_list:
+        return ""
+    rows = {m.label for m in marks if m is not mark and m.label and _list_of(m) == in_list}
     return next((text for text in texts if text in rows), "")
 
 
