@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_fairy import load_spec
-from pytest_fairy.brain.candidates import Focus, best, find_candidates, text_for
+from pytest_fairy.brain.candidates import Focus, best, find_candidates
+from pytest_fairy.brain.field_values import text_for
 from pytest_fairy.explore.action import ActionKind
 from pytest_fairy.explore.briefing import target_of
 from pytest_fairy.explore.target import Target, goal_inputs
