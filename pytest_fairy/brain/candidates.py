@@ -12,9 +12,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Mapping, Set
 from dataclasses import dataclass, replace
 
+from pytest_fairy.brain.choices import (
+    goal_choices,
+    group_of,
+    names_option,
+    picks,
+    unchecks,
+    undoes,
+    unset_groups,
+)
 from pytest_fairy.brain.field_values import text_for
 from pytest_fairy.explore.action import Action, ActionKind, Direction
 from pytest_fairy.explore.decisions import StepContext
@@ -74,6 +83,12 @@ class Candidate:
     relevant: bool = False
     toggle: bool = False
     named: bool = False  # the goal names this very element by its whole label
+    fills: bool = False  # part of filling the page's form: a field, a box, a choice it asks for
+
+    @property
+    def searching(self) -> bool:
+        """A scroll in search of what the feature waits for (scored above a scroll for more rows)."""
+        return self.action.kind is ActionKind.SCROLL and self.score > SCROLL_SCORE
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,13 +119,16 @@ def find_candidates(
     scrolls: Mapping[str, int],
     ended: Set[str] = frozenset(),
     again: Set[str] = frozenset(),
+    sought: str = "",
 ) -> list[Candidate]:
     """What may be tried on this screen, scored. `tried_anywhere`: how often each element (by ref) was
     tried on any page; `scrolls`: how often each list (by ref) was scrolled on this page; `ended`: the
     lists of this page a scroll found at their end; `again`: the keys worth another try here (the app's
-    data changed since they were tried)."""
+    data changed since they were tried); `sought`: the name the goal quotes for its next step, not on
+    screen (brain/goal_order.py)."""
     screen = ctx.screen
-    chosen = _goal_choices(screen, focus.goal)
+    chosen = goal_choices(screen, focus.goal)
+    unset = unset_groups(screen)
     submit_last = not ctx.unmet_oracles and any(mark.node.editable for mark in screen.marks)
     # A form the feature asks to submit empty ("submit the empty form"): its fields are left empty.
     form = any(m.node.editable for m in screen.marks)
@@ -120,7 +138,7 @@ def find_candidates(
     for order, mark in enumerate(screen.marks):
         if screen.has_dialog and mark.layer in (LayerKind.APP, LayerKind.SYSTEM_UI):
             continue
-        if _undoes(mark, chosen) or _unchecks(mark, ctx.target.keep_checked):
+        if undoes(mark, chosen) or unchecks(mark, ctx.target.keep_checked):
             continue
         if scrolls_list(mark):
             if mark.ref not in ended and scrolls.get(mark.ref, 0) < MAX_SCROLLS_PER_LIST:
@@ -138,17 +156,23 @@ def find_candidates(
                 submit_last=submit_last,
                 empty_first=empty_first,
                 form=form,
+                required=mark.node.checkable and group_of(mark.node) in unset,
             )
         )
     ways_on = [c for c in found if c.action.kind not in _NOT_A_WAY_ON]
-    if ctx.unmet_oracles and not any(
-        c.named and (not tried_anywhere.get(c.ref) or c.key in again) for c in ways_on
+    # The goal's next step is a name it quotes, not on screen, that shares words with the rows: a row
+    # further down (`莘庄 春申城 3室2厅` among `大宁 大宁金座 3室2厅`; not `收藏` among products).
+    seeking = bool(sought) and bool(_row_words(screen) & tokens(sought))
+    if seeking or (
+        ctx.unmet_oracles
+        and not any(c.named and (not tried_anywhere.get(c.ref) or c.key in again) for c in ways_on)
     ):
         # What the feature waits for is not on screen: look further down the lists first - to the end
         # when it looks like a row of a list (`商品 300`; a product among products), else a few screens
         # when nothing on screen matches it at all.
-        like_a_row = bool(_row_words(screen) & tokens(" ".join(ctx.unmet_oracles)))
-        if like_a_row or not any(c.relevant for c in ways_on):
+        like_a_row = seeking or bool(_row_words(screen) & tokens(" ".join(ctx.unmet_oracles)))
+        fresh = [c for c in ways_on if not tried_anywhere.get(c.ref) or c.key in again]
+        if like_a_row or not any(c.relevant for c in fresh):
             # Before the rows that only resemble it, when it looks like a row; else before what is unrelated.
             score = max((c.score + 1 for c in ways_on), default=0) if like_a_row else SEARCH_SCROLL_SCORE
             found = [
@@ -215,15 +239,6 @@ def best(candidates: list[Candidate]) -> Candidate:
     return max(candidates, key=lambda c: (c.score, -c.order))
 
 
-def _goal_choices(screen: Screen, goal: str) -> set[int]:
-    """Groups (by parent node) whose checked option is one the goal names: keep it, commit it."""
-    return {
-        id(mark.node.parent)
-        for mark in screen.marks
-        if mark.node.checkable and mark.node.checked and mark.label and mark.label in goal
-    }
-
-
 def _actions_for(
     mark: Mark,
     order: int,
@@ -236,6 +251,7 @@ def _actions_for(
     submit_last: bool,
     empty_first: bool = False,
     form: bool = False,
+    required: bool = False,
 ) -> list[Candidate]:
     node, label, ref = mark.node, mark.label, mark.ref
     risk = risky_category(label) if label else None
@@ -248,7 +264,7 @@ def _actions_for(
     resembles = (
         3 * loose_overlap(label, with_forms(hints)) + loose_overlap(label, with_forms(topic)) - relevance
     )
-    named = bool(label) and _names(focus.goal, label)
+    named = bool(label) and (_names(focus.goal, label) or node.checkable and names_option(focus.goal, label))
     named = named or (focus.refuses and label.strip().casefold() in REFUSING_LABELS)  # `deny` -> Don't allow
     if named:
         relevance += NAMED_RELEVANCE  # the goal names this very element (`商品 300` of `商品 1`..`商品 300`)
@@ -272,18 +288,25 @@ def _actions_for(
             return []
         action = Action(ActionKind.TYPE, mark.number, text)
         bonus = -15 if searching else FORM_FIRST_BONUS
-        return [Candidate(score + bonus, order, action, f"type|{ref}", f"fill '{label}'", ref, relevant=True)]
-    submits = _submits(mark)
+        why = f"fill '{label}'"
+        return [Candidate(score + bonus, order, action, f"type|{ref}", why, ref, relevant=True, fills=True)]
+    picker = form and picks(mark)
+    submits = _submits(mark) and not picker
     if submits and submit_last:
         score -= SUBMIT_LAST_PENALTY
     form_box = form and "CheckBox" in node.class_name and not node.checked
-    if form_box:
-        # A form's box (I agree to the terms) is set with its fields, before the submit.
+    if form_box or picker or required:
+        # A form's box (I agree to the terms) is set with its fields, before the submit; so is a choice it
+        # asks for (看房日期：请选择); and a group of options with none chosen wants one before its confirm.
         score += FORM_FIRST_BONUS
     elif node.checkable:
         # A toggle changes the page's content, rarely the page: new pages first.
         score -= TOGGLE_PENALTY
-    why = f"tick '{label}' with the form's fields" if form_box else f"unexplored element '{label}'"
+    why = f"unexplored element '{label}'"
+    if form_box or picker:
+        why = f"{'tick' if form_box else 'pick'} '{label}' with the form's fields"
+    elif required:
+        why = f"choose '{label}': its options have none chosen"
     if relevance:
         why += f" matching the feature (relevance {relevance})"
     elif resembles:
@@ -294,8 +317,11 @@ def _actions_for(
     kind = ActionKind.LONG_TAP if node.long_clickable and not node.clickable else ActionKind.TAP
     relevant = relevance > 0 or why.startswith("the option the goal names")
     action = Action(kind, mark.number)
-    toggle = node.checkable and not form_box  # a form's box is part of filling it, not left for later
-    return [Candidate(score, order, action, f"{kind}|{ref}", why, ref, submits, relevant, toggle, named)]
+    toggle = node.checkable and not (form_box or required)  # part of filling it, not left for later
+    fills = form_box or picker or required
+    return [
+        Candidate(score, order, action, f"{kind}|{ref}", why, ref, submits, relevant, toggle, named, fills)
+    ]
 
 
 def _submits(mark: Mark) -> bool:
@@ -305,23 +331,6 @@ def _submits(mark: Mark) -> bool:
 def _names(text: str, label: str) -> bool:
     """`text` names `label` as a whole: `商品 300` names `商品 300`, not `商品 3`."""
     return re.search(rf"(?<![0-9A-Za-z]){re.escape(label)}(?![0-9A-Za-z])", text) is not None
-
-
-def _undoes(mark: Mark, chosen: set[int]) -> bool:
-    """Tapping a checked radio does nothing; tapping a sibling of a goal-named choice undoes it. A radio
-    row (a row marked for the RadioButton it holds: perception's one mark per control) is a radio too."""
-    node = mark.node
-    if not node.checkable or not any("Radio" in view.class_name for view in node.iter()):
-        return False
-    return node.checked or id(node.parent) in chosen
-
-
-def _unchecks(mark: Mark, kept: Sequence[str]) -> bool:
-    """Tapping a checked switch or box whose label the done-when wants checked would undo the feature."""
-    node = mark.node
-    if not node.checkable or not any(view.checked for view in node.iter()):
-        return False
-    return any(text.strip().casefold() in mark.label.casefold() for text in kept)
 
 
 def _leaves(mark: Mark) -> bool:

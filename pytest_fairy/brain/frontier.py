@@ -14,6 +14,16 @@ from collections.abc import Callable, Iterable, Mapping
 
 from pytest_fairy.brain.candidates import Candidate
 from pytest_fairy.explore.action import ActionKind
+from pytest_fairy.explore.decisions import StepContext
+
+DIALOG = "+dialog"  # a page's name with a dialog up
+
+
+def page_of(ctx: StepContext) -> str:
+    """The page a state shows, whatever the app's data puts on it: its activity, title and whether a dialog
+    is up."""
+    dialog = DIALOG if ctx.state.has_dialog else ""
+    return f"{ctx.state.activity}|{ctx.screen.title}{dialog}"
 
 
 class Frontier:

@@ -1,9 +1,9 @@
 """The offline brain: a deterministic, systematic explorer that needs no LLM and no API key.
 
 It keeps a frontier of untried elements per state, tries the ones most relevant to the feature first
-(goal, sub-feature and done-when words; the scoring is brain/candidates.py) and, once a step the goal
-names is done, what the goal names after it (brain/goal_order.py), fills text fields with
-plausible values, scrolls lists a bounded number of times, backs out of dialogs and pages whose frontier
+(goal, sub-feature and done-when words; the scoring is brain/candidates.py) and what the goal names in
+its order (brain/goal_order.py), fills a form's fields and choices (brain/field_values.py,
+brain/choices.py), scrolls lists a bounded number of times, backs out of dialogs and pages whose frontier
 is spent, and declares the feature explored when the start page has nothing left to try. A feature
 with no done-when is an open exploration: every screen's every action is worth a step
 (brain/open_exploration.py). It is the default without an API key and the baseline an LLM brain has to beat.
@@ -11,8 +11,8 @@ with no done-when is an open exploration: every screen's every action is worth a
 
 from __future__ import annotations
 
-from pytest_fairy.brain.candidates import SCROLL_SCORE, Candidate, Focus, best, find_candidates
-from pytest_fairy.brain.frontier import Frontier
+from pytest_fairy.brain.candidates import Candidate, Focus, best, find_candidates
+from pytest_fairy.brain.frontier import DIALOG, Frontier, page_of
 from pytest_fairy.brain.goal_order import GoalOrder
 from pytest_fairy.brain.open_exploration import OpenExploration, Tier, element_kind
 from pytest_fairy.brain.retries import Retries, refused
@@ -49,8 +49,9 @@ class OfflineBrain:
         self._tapped: tuple[str, Bounds, str] | None = None
         # The last action taken, to learn where it led: (page, key, action, ref).
         self._last: tuple[str, str, Action, str] | None = None
-        # Fields typed into since the brain came to the current page: a submit wants its form filled, and a
-        # relaunch empties a login form that was filled before.
+        # The parts of the form filled since the brain came to the current page (fields, boxes, choices; a
+        # dialog over the page is the page still): a submit wants its form filled, and a relaunch empties a
+        # login form that was filled before.
         self._filled_here: set[str] = set()
         self._root: str | None = None
         # Pages backed out of once in search of pages no known path reaches.
@@ -59,7 +60,7 @@ class OfflineBrain:
 
     def plan(self, target: Target, screen: Screen, som_jpeg: bytes = b"") -> Plan:
         self._focus = Focus.of(target)
-        self._order = GoalOrder(target.goal)
+        self._order = GoalOrder(target.goal, (value for _, value in target.inputs))
         steps = tuple(f"explore {name}" for name in target.sub_features) or (f"explore {target.feature}",)
         return Plan(root=target.feature, sub_features=target.sub_features, steps=steps)
 
@@ -72,7 +73,7 @@ class OfflineBrain:
         self._learn(state, ctx)
         self._retry(ctx)
         self._samples.stood_on(state, ctx.screen)
-        page = _page(ctx)
+        page = page_of(ctx)
         self._frontier.stood_on(state, page)
         if self._root is None:
             self._root = state
@@ -81,8 +82,11 @@ class OfflineBrain:
             return self._chose(state, Action(ActionKind.RESTART), "restart", "", why)
         scrolls, again = self._scrolls, self._frontier.fresh_again(state)
         tried_anywhere = self._frontier.tried_anywhere
+        own_tabs = ctx.screen.own_tabs()  # not tried in a feature's search: the page they open is shown
+        others = (m.label for m in ctx.screen.marks if m.ref not in own_tabs)
+        sought = "" if self._open else self._order.sought(ctx.screen.text, others)
         candidates = find_candidates(
-            ctx, self._focus, tried_anywhere, scrolls.counts(state), scrolls.ended(state), again
+            ctx, self._focus, tried_anywhere, scrolls.counts(state), scrolls.ended(state), again, sought
         )
         candidates += scrolls.back_to_named(ctx.screen, state, page, candidates, again)
         if _looping(ctx.warning):
@@ -93,7 +97,12 @@ class OfflineBrain:
         labels = {mark.ref: mark.label for mark in ctx.screen.marks}
         self._kinds = {mark.ref: element_kind(mark) for mark in ctx.screen.marks}
         undo = self._other_face(ctx)
-        untried = [c for c in candidates if c.ref != undo and self._fresh(state, c, labels.get(c.ref, ""))]
+        tabs = set() if self._open else {f"{ActionKind.TAP}|{ref}" for ref in own_tabs}
+        untried = [
+            c
+            for c in candidates
+            if c.ref != undo and c.key not in tabs and self._fresh(state, c, labels.get(c.ref, ""))
+        ]
         if self._open:
             tiers = {id(c): self._tier(page, c, labels.get(c.ref, "")) for c in untried}
             lowest = min(tiers.values(), default=None)
@@ -136,18 +145,19 @@ class OfflineBrain:
     def _ahead(
         self, ctx: StepContext, leading: list[Candidate], candidates: list[Candidate], labels: dict[str, str]
     ) -> Decision | None:
-        """Once a step of the goal is done, an element here the goal names after it (brain/goal_order.py);
-        where there is none and nothing here is what the feature's words point to, the way to a page with
-        one or to a page the goal names then, or Back, once, when no known path leads there. `labels`: the
-        screen's labels, by ref."""
+        """An element here the goal names, the first it names (after its last step done, once one is;
+        brain/goal_order.py); where there is none and nothing here is what the feature's words point to,
+        the way to a page with one or to a page the goal names then, or Back, once, when no known path leads
+        there. `labels`: the screen's labels, by ref."""
         state = ctx.state.key
         self._order.stood_on(state, ctx.screen.title, {labels.get(c.ref, "") for c in leading})
         here = [c for c in leading if self._order.ahead(labels.get(c.ref, ""))]
         chosen = best(leading) if leading else None
-        if chosen is not None and _searches(chosen):
+        if chosen is not None and chosen.searching:
             return None  # what the feature waits for is not on screen: the lists are looked through first
-        if here:
-            return self._try(state, best(here), ctx, candidates)
+        if here:  # the first the goal names; of those, the best
+            first = min(here, key=lambda c: (self._order.where(labels.get(c.ref, "")), -c.score, c.order))
+            return self._try(state, first, ctx, candidates)
         if chosen is not None and chosen.relevant or not (places := self._order.places(state)):
             return None
         walk = self._walk_to(ctx, places)
@@ -247,7 +257,7 @@ class OfflineBrain:
         self._restarted = False
         self._frontier.take(state, best)
         if best.key.startswith(SCROLL_BACK):
-            self._scrolls.scrolled_back(_page(ctx))
+            self._scrolls.scrolled_back(page_of(ctx))
         elif best.action.kind is ActionKind.SCROLL:
             self._scrolls.scrolled(state, best.ref)
         if best.relevant and best.action.kind is not ActionKind.SCROLL:
@@ -258,7 +268,7 @@ class OfflineBrain:
             self._samples.tried(best.ref, target.label)
             if best.action.kind is ActionKind.TAP:
                 self._tapped = (ctx.screen.title, target.bounds, target.label)
-        if best.action.kind is ActionKind.TYPE:
+        if best.fills:
             self._filled_here.add(best.key)
         if self._open and best.toggle:
             # Another choice on the form: a submit that led to another page may lead to a new one (the
@@ -267,9 +277,9 @@ class OfflineBrain:
         return self._chose(state, best.action, best.key, best.ref, best.why, ctx.plan.root)
 
     def _unfilled_field(self, candidates: list[Candidate]) -> Candidate | None:
-        """A field of this page's form not filled since the brain came here: filled before a submit."""
-        fields = (c for c in candidates if c.action.kind is ActionKind.TYPE)
-        return next((c for c in fields if c.key not in self._filled_here), None)
+        """A part of this page's form not filled since the brain came here (a field, a box, a choice it
+        asks for): filled before a submit."""
+        return next((c for c in candidates if c.fills and c.key not in self._filled_here), None)
 
     def _chose(self, state: str, action: Action, key: str, ref: str, why: str, feature: str = "") -> Decision:
         self._last = (state, key, action, ref)
@@ -315,13 +325,13 @@ class OfflineBrain:
                     page = self._frontier.page_of(before)
                     self._spread.went(self._kinds[ref], before, left=before != state, ref=ref, page=page)
         if kind is ActionKind.SCROLL:
-            page = _page(ctx)
+            page = page_of(ctx)
             if ctx.last is not None and self._frontier.page_of(before) == page:
                 up = action.direction is Direction.UP
                 self._scrolls.moved(before, page, ref, changed=changed, up=up)
             return
-        if before != state:
-            self._filled_here.clear()
+        if self._frontier.page_of(before).removesuffix(DIALOG) != page_of(ctx).removesuffix(DIALOG):
+            self._filled_here.clear()  # another page: a dialog over this one (a date picked) is not
         self._walk.learn(before, key, kind, ref, state)
         if ref:
             self._samples.led(ref, state)
@@ -373,18 +383,6 @@ class OfflineBrain:
                 state, Action(ActionKind.RESTART), "restart", "", "back does not leave this page: restart"
             )
         return self._chose(state, Action(ActionKind.BACK), "back|", "", "page explored: go back")
-
-
-def _page(ctx: StepContext) -> str:
-    """The page a state shows, whatever the app's data puts on it: its activity, title and whether a dialog
-    is up."""
-    dialog = "+dialog" if ctx.state.has_dialog else ""
-    return f"{ctx.state.activity}|{ctx.screen.title}{dialog}"
-
-
-def _searches(candidate: Candidate) -> bool:
-    """A scroll in search of what the feature waits for (scored above a scroll for more rows)."""
-    return candidate.action.kind is ActionKind.SCROLL and candidate.score > SCROLL_SCORE
 
 
 def _navigates(candidate: Candidate) -> bool:

@@ -148,6 +148,8 @@ def asks_refusal(text: str) -> bool:
 # Titles of a screen that asks to sign in: a login wall any element of a signed-out app may lead to.
 SIGN_IN_WORDS = ("sign in", "sign-in", "log in", "login", "登录", "登入")
 # Labels that keep something in the app's data besides committing a form: what a feature saves or adds.
+# A form's button showing a choice not made yet: a date, a time, a city to pick.
+PICK_WORDS = ("请选择", "未选择", "select a", "select your", "choose a", "choose your", "pick a")
 KEEP_WORDS = frozenset({"收藏", "加入", "关注", "点赞", "like", "favourite", "favorite", "follow", "buy"})
 
 

@@ -38,6 +38,21 @@ def tokens(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def plain(text: str) -> str:
+    """`text`'s words (letters, digits, Han) in order, case aside, one space between them whatever stood
+    there: `Serious · 30 XP a day` and "Serious (30 XP a day)" read alike."""
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+def names_whole(text: str, label: str) -> re.Match[str] | None:
+    """Where `text` names `label` whole, as `plain` reads both: `商品 300`, not `商品 3`; `Download`, not
+    `Downloads`."""
+    words = plain(label)
+    if not words:
+        return None
+    return re.search(rf"(?<![0-9a-z]){re.escape(words)}(?![0-9a-z])", plain(text))
+
+
 def overlap(label: str, topic: frozenset[str]) -> int:
     """The number of the label's tokens that also occur in the topic."""
     return len(tokens(label) & topic)

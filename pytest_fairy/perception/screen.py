@@ -38,6 +38,7 @@ TITLE_IDS = frozenset(
     {"title", "toolbar_title", "action_bar_title", "tv_title", "title_text", "header_title", "alertTitle"}
 )
 TITLE_REGION_FRACTION = 0.25  # a screen's title is looked for in this top part of the app window
+TAB_ROW = 3  # tappable elements side by side that make a row of tabs, at least
 DISMISS_LABEL_MAX = 12  # longer labels are sentences, not buttons: only matched exactly
 
 # The ways out of a dialog, as groups of words; a group earlier in a preference list is chosen first.
@@ -187,6 +188,20 @@ class Screen:
     @property
     def has_dialog(self) -> bool:
         return bool(self.dialog_layers)
+
+    def own_tabs(self) -> set[str]:
+        """The tab of the page shown (找房 on 找房), by ref: an element labelled as the page's title, in a row
+        of `TAB_ROW` or more tappable elements side by side. A tap on it opens the page it is on."""
+        title = self.title.strip().casefold()
+        tabs = set()
+        for mark in self.marks:
+            parent = mark.node.parent
+            if parent is None or mark.label.strip().casefold() != title:
+                continue
+            row = [n for n in parent.children if n.clickable and n.bounds.top == mark.node.bounds.top]
+            if len(row) >= TAB_ROW:
+                tabs.add(mark.ref)
+        return tabs
 
     @property
     def marks_by_ref(self) -> dict[str, Mark]:

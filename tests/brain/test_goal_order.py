@@ -20,11 +20,19 @@ DOWNLOAD = "open Science Weekly, open an episode's More options, tap Download, t
 FAVOURITE = "在老街牛肉面的商家详情页点收藏，然后到“我的”页的我的收藏里能看到这家店"
 
 
-def test_nothing_is_ahead_before_a_step_of_the_goal_is_done() -> None:
+def test_before_a_step_of_the_goal_is_done_all_it_names_is_ahead_the_first_named_first() -> None:
     order = GoalOrder(DOWNLOAD)
-    assert not order.ahead("Downloads")
+    assert order.ahead("Downloads") and order.ahead("Science Weekly")
+    assert order.where("Science Weekly") < order.where("Download") < order.where("Downloads")
+    assert order.where("Settings") > order.where("Downloads")  # not named: after everything
     order.stood_on("show", "Science Weekly", {"Downloads"})
-    assert order.places("library") == {}
+    assert order.places("library") == {}  # no place to walk to before a step is done
+
+
+def test_the_goal_names_an_element_whatever_its_punctuation() -> None:
+    order = GoalOrder("In Profile, change the daily goal to Serious (30 XP a day) and save it")
+    assert order.where("Serious · 30 XP a day") < order.where("Save")
+    assert not order.ahead("Casual · 10 XP a day")
 
 
 def test_after_a_step_what_the_goal_names_later_is_ahead_and_what_it_named_before_is_not() -> None:
@@ -160,7 +168,7 @@ def test_after_the_goals_step_the_page_it_names_next_comes_before_the_pages_othe
 def test_a_tab_that_opens_the_page_it_names_is_a_way_and_no_step_of_the_goal() -> None:
     order = GoalOrder("在「分类」页的「粮油调味」里找到「五常大米」，加入购物车，然后打开购物车确认它在里面")
     order.done("购物车", opened="购物车")
-    assert not order.ahead("加入购物车")  # nothing done yet: nothing is ahead
+    assert order.where("分类") < order.where("粮油调味")  # no step done: the goal's first step is still first
     order.done("粮油调味")
     assert order.ahead("加入购物车") and order.ahead("购物车") and not order.ahead("分类")
 
