@@ -2,7 +2,8 @@
 
 When the done-when holds and the judge calls the feature complete, such a feature is not passed yet: the
 explorer leaves the screen and comes back, then looks again.
-- `back_and_return`: Back, then the move that first entered the screen;
+- `back_and_return`: Back, then the move that first entered the screen (with the taps that opened the
+  drawer or menu it was made on: `Menu`, then `Settings`);
 - `relaunch`: the app stopped and launched again, its data kept, then the shortest known way back to the
   screen (the moves that entered each screen on it; none that only changed what a screen shows).
 
@@ -55,10 +56,9 @@ class Keeping:
         page = _page_of(ctx)
         entered = _entered(page, tree, moves)
         if after is After.BACK_AND_RETURN:
-            pending: list[Action | Move] = [Action(ActionKind.BACK)]
-            pending += [moves[entered]] if entered is not None else []
+            pending: list[Action | Move] = [Action(ActionKind.BACK), *(moves[step] for step in entered)]
         else:
-            way = ways_to(tree, moves, entered) if entered is not None else []
+            way = ways_to(tree, moves, entered[-1]) if entered else []
             pending = [Action(ActionKind.RESTART), *(way[0].moves if way else ())]
         return cls(after, page, ctx.screen.title or ctx.state.name, ctx.step - 1, reason, pending)
 
@@ -101,12 +101,24 @@ def _page_of(ctx: StepContext) -> Page:
     return (ctx.state.activity, ctx.screen.title, ctx.screen.has_dialog)
 
 
-def _entered(page: Page, tree: FeatureTree, moves: dict[int, Move]) -> int | None:
-    """The step whose move first entered `page` from another page; None for the first page."""
+def _entered(page: Page, tree: FeatureTree, moves: dict[int, Move]) -> list[int]:
+    """The steps of the move that first entered `page` from another page: the tap that did, after those
+    that opened the drawer, menu or sheet it was on (`Menu`, then `Settings`); [] for the first page."""
 
     def of(key: str) -> Page | None:
         info: StateInfo | None = tree.states.get(key)
         return (info.activity, info.title, info.is_dialog) if info is not None else None
 
     entries = (t for t in tree.transitions if of(t.to_key) == page and of(t.from_key) != page)
-    return next((t.step for t in entries if t.step in moves), None)
+    entry = next((t for t in entries if t.step in moves), None)
+    if entry is None:
+        return []
+    steps, on = [entry.step], entry.from_key
+    while (info := tree.states.get(on)) is not None and info.is_dialog:
+        openers = [t for t in tree.transitions if t.to_key == on and t.step < steps[0] and t.step in moves]
+        opener = max(openers, key=lambda t: t.step, default=None)
+        if opener is None or opener.self_loop:
+            break
+        steps.insert(0, opener.step)
+        on = opener.from_key
+    return steps

@@ -139,3 +139,51 @@ def test_a_check_over_time_comes_back_to_the_page_whatever_layout_the_done_when_
     assert result.verdict is verdict, result.reason
     if verdict is Verdict.FAILED:
         assert "no longer held on Daily check-in after a relaunch of the app" in result.reason, result.reason
+
+
+# Settings only in the navigation drawer: leaving it and coming back opens the drawer again.
+DRAWER = """
+app: {name: Reader, package: com.example.reader, launch: home}
+variables:
+  dark: false
+screens:
+  - id: home
+    activity: .HomeActivity
+    title: Library
+    up: false
+    elements:
+      - {class: ImageButton, id: btn_menu, desc: Menu, on_tap: [{dialog: nav}]}
+      - {text: 3 books}
+  - id: settings
+    activity: .SettingsActivity
+    title: Settings
+    elements:
+      - {class: Switch, id: sw_dark, text: Dark mode, var: dark}
+dialogs:
+  - id: nav
+    kind: drawer
+    elements:
+      - {text: Library, clickable: true, on_tap: [close]}
+      - {text: Settings, clickable: true, on_tap: [{go: settings}]}
+"""
+DRAWER_SPEC = """
+app: {name: Reader, package: com.example.reader, virtual: app.yaml}
+features:
+  - name: dark mode stays on
+    goal: open Settings from the menu, turn on Dark mode; it is still on after leaving Settings and coming back
+    max_steps: 15
+    done_when: [{checked: Dark mode}]
+    after: back_and_return
+"""
+
+
+@pytest.mark.parametrize("verdict", [Verdict.PASSED, Verdict.FAILED])
+def test_leaving_a_page_entered_from_the_drawer_and_coming_back_opens_the_drawer_again(
+    tmp_path: Path, verdict: Verdict
+) -> None:
+    # The broken app turns Dark mode off whenever Settings is shown.
+    app = DRAWER
+    if verdict is Verdict.FAILED:
+        app = app.replace("    title: Settings\n", "    title: Settings\n    on_show: [{set: {dark: false}}]\n")
+    result = explore_inline(tmp_path, app, DRAWER_SPEC)
+    assert result.verdict is verdict, result.reason
