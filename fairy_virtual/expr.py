@@ -297,9 +297,14 @@ def _ago(minutes: int, locale: str) -> str:
     return "刚刚" if locale == "zh" else "just now"
 
 
+# Decimals a number is shown with, at most: what a phone's formatting would show of 0.1 + 0.2.
+SHOWN_DECIMALS = 9
+
+
 def _show(value: Scalar) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
+    if isinstance(value, float):
+        value = round(value, SHOWN_DECIMALS)
+        return str(int(value)) if value.is_integer() else str(value)
     return str(value)

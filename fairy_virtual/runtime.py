@@ -178,11 +178,14 @@ class AppRuntime:
             self.prompt = None
         if self.pid == 0:
             self._start_process()
+        resumed = not self.in_front and bool(self.task.stack)
         self.in_front = True
         if activity is not None:
             self._push(activity)
         elif not self.task.stack:
             self._push(self.model.app.launch)
+        elif resumed:
+            self._show_top()  # back from the launcher: the top screen comes to front again
 
     def force_stop(self) -> None:
         if self.pid != 0:

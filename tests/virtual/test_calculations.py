@@ -93,3 +93,14 @@ def test_a_calculation_into_a_boolean_is_refused() -> None:
         parse_app_model(
             APP.replace("fee: 0}", "fee: 0, flag: false}").replace("{calc: {fee:", "{calc: {flag:")
         )
+
+
+def test_a_fraction_shows_as_a_person_would_write_it() -> None:
+    # Binary floating point makes 0.1 + 0.2 0.30000000000000004; an app shows 0.3.
+    app = APP.replace("variables: {balance: 1000,", "variables: {balance: 0.1,").replace(
+        "balance - amount, shown", "balance + 0.2, shown"
+    )
+    device = VirtualDevice(parse_app_model(app), latency=False)
+    device.launch(PKG)
+    tap(device, "Send")
+    assert "Balance 0.3" in texts(device), texts(device)

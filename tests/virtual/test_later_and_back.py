@@ -86,6 +86,16 @@ def test_an_effect_of_a_screen_that_left_the_front_never_runs() -> None:
     assert "3 orders" in texts(device)
 
 
+def test_a_screen_back_from_the_launcher_comes_to_front_again() -> None:
+    device, clock = phone()
+    device.press(Key.HOME)  # the splash's move was due 1.5 s after it showed: it left the front before
+    clock.advance(5)
+    device.launch(PKG)
+    assert "Welcome" in texts(device)
+    clock.advance(2)
+    assert "Home" in texts(device)  # its on_show ran again, its timer with it
+
+
 def test_the_process_dying_drops_what_it_set_to_happen() -> None:
     device, clock = phone()
     device.stop(PKG)
