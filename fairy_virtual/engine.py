@@ -19,6 +19,7 @@ from fairy_virtual.model import AppModel, ExternalScreen
 from fairy_virtual.panels import dialog_window, with_drawer
 from fairy_virtual.runtime import AppRuntime, VirtualAppError
 from fairy_virtual.system import SystemUi
+from fairy_virtual.variables import coerce
 from fairy_virtual.views import View, Window, find, hit, scrollable_at, swipeable_at
 from pytest_fairy.perception.hierarchy import Bounds
 
@@ -164,7 +165,8 @@ class Engine:
         assert view.target is not None and view.target.element is not None
         element = view.target.element
         if element.group is not None and element.value is not None:
-            self.ui.variables[element.group] = element.value
+            declared = self.app.model.initial_variables().get(element.group)
+            self.ui.variables[element.group] = coerce(declared, element.value)
         elif element.var is not None:
             self.ui.variables[element.var] = not view.checked
         else:

@@ -176,7 +176,7 @@ def _arithmetic(node: ast.expr, variables: Mapping[str, Scalar]) -> int | float 
         case ast.Constant(value=int() | float() as number):
             return number
         case ast.Name(id=name):
-            return _as_number(variables[name])
+            return as_number(variables[name])
         case ast.UnaryOp(op=ast.USub(), operand=operand):
             value = _arithmetic(operand, variables)
             return None if value is None else -value
@@ -199,10 +199,10 @@ def _arithmetic(node: ast.expr, variables: Mapping[str, Scalar]) -> int | float 
 def typed_like(declared: Scalar, value: int | float) -> Scalar:
     """A calculation's result as a variable declared `declared` holds it: in a text variable, its digits
     as `{var:...}` shows a number (`250`, `12.5`); else the number."""
-    return _show(value) if isinstance(declared, str) else value
+    return shown(value) if isinstance(declared, str) else value
 
 
-def _as_number(value: Scalar) -> int | float | None:
+def as_number(value: Scalar) -> int | float | None:
     if _number(value):
         return value  # type: ignore[return-value]
     if isinstance(value, str):
@@ -274,7 +274,7 @@ def _token(name: str, arg: str | None, position: int, text: str, ctx: TextContex
         return str(ctx.row if ctx.row is not None else 0)
     if name == "var":
         value = ctx.variables.get(arg or "", "")
-        return _show(value)
+        return shown(value)
     if name == "price":
         base = float(arg) if arg else DEFAULT_PRICE
         digest = hashlib.blake2b(
@@ -301,7 +301,8 @@ def _ago(minutes: int, locale: str) -> str:
 SHOWN_DECIMALS = 9
 
 
-def _show(value: Scalar) -> str:
+def shown(value: Scalar) -> str:
+    """A value as `{var:...}` shows it."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):

@@ -1,12 +1,13 @@
 """What an effect does to the app's variables: `set` (text may use tokens), `inc`, `calc`. A value takes
-the declared variable's type: `"17"` set into an int variable is 17, a calculation's result in a text
-variable is its digits as shown (`250`, `12.5`)."""
+the declared variable's type: `"17"` set into an int variable is 17, `"false"` into a boolean is false,
+a calculation's result or a radio's `value: 50` in a text variable is its digits as shown (`250`,
+`12.5`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, MutableMapping
 
-from fairy_virtual.expr import calculate, typed_like
+from fairy_virtual.expr import as_number, calculate, shown, typed_like
 from fairy_virtual.model import Effect, Scalar
 
 VARIABLE_ACTIONS = frozenset({"set", "inc", "calc"})
@@ -21,7 +22,7 @@ def change(
     """Apply `effect` (one of `VARIABLE_ACTIONS`) to `variables`; `declared`: their initial values, which
     tell their types; `expand`: text with its tokens (`{i}`, `{var:NAME}`) filled in."""
     for name, value in (effect.set or {}).items():
-        variables[name] = _coerce(declared.get(name), expand(value) if isinstance(value, str) else value)
+        variables[name] = coerce(declared.get(name), expand(value) if isinstance(value, str) else value)
     for name, amount in (effect.inc or {}).items():
         current = variables.get(name, 0)
         assert isinstance(current, int | float)
@@ -32,7 +33,16 @@ def change(
             variables[name] = typed_like(declared[name], result)
 
 
-def _coerce(declared: Scalar | None, value: Scalar) -> Scalar:
-    if isinstance(value, str) and isinstance(declared, int) and not isinstance(declared, bool):
-        return int(value) if value.lstrip("-").isdigit() else value
-    return value
+def coerce(declared: Scalar | None, value: Scalar) -> Scalar:
+    """`value` as a variable declared `declared` holds it: text that reads as one into a number or a
+    boolean variable (`"17"`, `"12.5"`, `"false"`), a number or a boolean into a text variable as shown."""
+    if isinstance(declared, str) and not isinstance(value, str):
+        return shown(value)
+    if not isinstance(value, str) or declared is None or isinstance(declared, str):
+        return value
+    if isinstance(declared, bool):
+        return {"true": True, "false": False}.get(value.strip(), value)
+    number = as_number(value)
+    if number is None or isinstance(declared, int) and isinstance(number, float):
+        return value
+    return number

@@ -104,3 +104,28 @@ def test_a_fraction_shows_as_a_person_would_write_it() -> None:
     device.launch(PKG)
     tap(device, "Send")
     assert "Balance 0.3" in texts(device), texts(device)
+
+
+TYPES = """
+app: {name: Types, package: com.example.types, launch: main}
+variables: {amount: "20", lit: true, rate: 0.5, source: "false"}
+screens:
+  - id: main
+    activity: .MainActivity
+    elements:
+      - {class: RadioButton, text: 50 yuan, group: amount, value: 50}
+      - {id: tv_amount, text: "{var:amount}", when: "amount == '50'"}
+      - {class: Button, text: Copy, on_tap: [{set: {lit: "{var:source}", rate: "12.5"}}]}
+      - {id: tv_off, text: "off at {var:rate}", when: "not lit and rate > 12"}
+"""
+
+
+def test_a_value_takes_the_type_its_variable_was_declared_with() -> None:
+    # A radio's number into a text variable is its digits; `"false"` into a boolean is false; `"12.5"`
+    # into a number variable is 12.5.
+    device = VirtualDevice(parse_app_model(TYPES), latency=False)
+    device.launch("com.example.types")
+    tap(device, "50 yuan")
+    tap(device, "Copy")
+    shown = texts(device)
+    assert "50" in shown and "off at 12.5" in shown, shown
