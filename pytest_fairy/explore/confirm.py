@@ -24,7 +24,7 @@ from pytest_fairy.errors import FairyError
 from pytest_fairy.explore.action import ActionError, perform
 from pytest_fairy.explore.decisions import OutcomeKind
 from pytest_fairy.explore.evidence import Against, Contradiction, contradiction
-from pytest_fairy.explore.facts import facts_of, usable
+from pytest_fairy.explore.facts import facts_of, seen_texts, usable
 from pytest_fairy.explore.oracles import Observation
 from pytest_fairy.explore.reproduction import NO_WAY, Move, Proof, Reproduction, Way, ways_to
 from pytest_fairy.explore.run import Run
@@ -222,6 +222,12 @@ class Confirmer:
         tried = self.run.coverage.at(step)
         if tried is not None and tried.lost is not None:
             return _kept(tried.lost, after)
+        if tried is not None and tried.forgotten is not None:
+            forgotten = tried.forgotten
+            if forgotten.empty in seen_texts(after.screen):
+                return ""
+            where = after.screen.title or "the screen"
+            return f"this time {where} did not show '{forgotten.empty}', not: {forgotten}"
         action = way.moves[-1].action.resolve(before.screen) if way.moves and before is not None else None
         element = action.target(before.screen) if action is not None and before is not None else None
         if tried is None or tried.contradiction is None or before is None or element is None:

@@ -34,6 +34,7 @@ from pytest_fairy.explore.action import Action, ActionKind
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind
 from pytest_fairy.explore.facts import Facts, facts_of, field_texts, usable
 from pytest_fairy.explore.families import sampled
+from pytest_fairy.explore.keeps_kept import Keeps
 from pytest_fairy.explore.naming import names
 from pytest_fairy.explore.policy import RiskPolicy
 from pytest_fairy.explore.settings_kept import Settings
@@ -93,6 +94,7 @@ class Coverage:
         self._labels: dict[str, str] = {}  # each sampled row's label, by ref
         self.log = Log()
         self.settings = Settings()  # the switches the run set, to see them kept
+        self.keeps = Keeps()  # what the run's keeps (收藏) said they kept, to see it kept
 
     def saw(self, state: StateId, screen: Screen, *, in_app: bool) -> None:
         """A screen the run stood on; screens of other apps are not the feature's to exhaust."""
@@ -161,6 +163,9 @@ class Coverage:
             reached.via = page.via if kind == ActionKind.SCROLL.value else label
         where = page.title or page.name
         lost = self.settings.arrived(step, ref, facts, screens) if screens is not None else None
+        forgotten = (
+            self.keeps.arrived(step, ref, label, facts, screens) if screens is not None and ref else None
+        )
         tried = Tried(
             step,
             words,
@@ -173,6 +178,7 @@ class Coverage:
             page.blanks,
             after.key,
             lost=lost,
+            forgotten=forgotten,
             named=names(label, self._text),
         )
         self.log.add(tried)

@@ -23,6 +23,8 @@ What contradicts a feature (`Contradiction`), from what the screens before and a
   (普拉提核心塑形 opening the page of 战绳爆发力训练, the row above it);
 - a lost setting: a switch or box the run set, shown the other way when the run came back to its page,
   untouched since (`Settings`);
+- kept nothing: a keep tapped once (收藏, Add to favourites) that said it succeeded, then its page of kept
+  things (我的收藏) showing no row and saying it is empty (`暂无收藏`), nothing taken back since (`Keeps`);
 - nothing found: a search on the spec's own test data (its `inputs`), whose outcome says that nothing
   was found (`No results`, `没有找到`).
 
@@ -75,6 +77,7 @@ class Contradiction(StrEnum):
     ERROR = "error"
     WRONG_SCREEN = "wrong screen"
     LOST = "lost setting"
+    FORGOTTEN = "kept nothing"
     NOTHING_FOUND = "nothing found"
 
 
@@ -100,6 +103,8 @@ class Against:
                 return f"searching with '{self.label}' finds something, not '{self.shown}'"
             case Contradiction.LOST:
                 return f"'{self.label}' stays {self.shown}"
+            case Contradiction.FORGOTTEN:
+                return f"what '{self.label}' kept shows, not '{self.shown}'"
             case _:
                 return f"tapping '{self.label}' does not open {self.screen or self.shown}"
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from pytest_fairy.explore.decisions import Outcome, OutcomeKind
 from pytest_fairy.explore.evidence import Against, Contradiction, changes_data, contradiction, relevance
 from pytest_fairy.explore.facts import Control, Facts
+from pytest_fairy.explore.keeps_kept import Forgotten
 from pytest_fairy.explore.naming import mentions, names, signs_in
 from pytest_fairy.explore.settings_kept import Lost
 from pytest_fairy.explore.vocabulary import asks_empty
@@ -37,6 +38,7 @@ class Tried:
     # Another element, named for the screen this one opened, that led there too: `'关于每日新闻' on 设置`.
     elsewhere: str = ""
     lost: Lost | None = None  # a setting the screen it led to showed lost
+    forgotten: Forgotten | None = None  # a keep the screen it led to showed not kept
     named: bool = False  # the feature's words name it (most of its words, and its numbers)
 
     def __str__(self) -> str:
@@ -48,6 +50,8 @@ class Tried:
         """How its outcome contradicts the feature it was taken for, if it does (`evidence`)."""
         if self.lost is not None:
             return Contradiction.LOST, str(self.lost)
+        if self.forgotten is not None:
+            return Contradiction.FORGOTTEN, str(self.forgotten)
         found = contradiction(self.outcome.kind, self.facts, self.label, self.led_to)
         if found is None and self.elsewhere:
             return Contradiction.WRONG_SCREEN, f"opened {self.led_to} instead, which {self.elsewhere} opens"
@@ -57,6 +61,8 @@ class Tried:
         """How strongly the feature's words point at it (at the setting it found lost, if it did)."""
         if self.lost is not None:
             return relevance(self.lost.label, "", Control.OPTION, words)
+        if self.forgotten is not None:
+            return relevance(self.forgotten.label, "", Control.BUTTON, words)
         as_asked = self.facts.emptied or self.facts.spec_data
         return relevance(self.label, self.via, self.facts.control, words, as_asked)
 
@@ -68,6 +74,8 @@ class Tried:
             return None
         if self.lost is not None:
             return Against(Contradiction.LOST, self.lost.label, "on" if self.lost.was else "off")
+        if self.forgotten is not None:
+            return Against(Contradiction.FORGOTTEN, self.forgotten.label, self.forgotten.empty)
         shown = {
             Contradiction.ERROR: self.facts.error,
             Contradiction.WRONG_SCREEN: self.facts.row_shown or self.facts.arrived or self.led_to,
@@ -119,7 +127,9 @@ class Log:
         """The action that shows the feature (`words`: its oracles, goal, names) not working: one on an
         element the words point to whose outcome contradicts the feature (`evidence`). Of these, the one
         they point to most; of equals, the earliest: the same tap tried again later proves no more, and
-        the earliest is the shortest way to show it again. None: no action of the run is evidence."""
+        the earliest is the shortest way to show it again. A keep found not kept stands whatever the run
+        did after: the page showed what it showed then, and its replay stops there. None: no action of
+        the run is evidence."""
         wanted = tokens(" ".join(words))
         scored = [
             (score, t.step, t)
@@ -127,7 +137,7 @@ class Log:
             if t.label
             and t.contradiction is not None
             and (score := t.relevance(wanted)) > 0
-            and self._stands(t, " ".join(words))
+            and (t.forgotten is not None or self._stands(t, " ".join(words)))
             and not self._did_before(t)
             and not self._shown_before(t)
         ]

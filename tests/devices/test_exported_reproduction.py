@@ -17,6 +17,7 @@ import yaml
 from device_helpers import NOTES_APP, Farm, run_exported
 
 from fairy_virtual.wire.u2server import METHOD_NOT_FOUND, RpcError, UiautomatorServer
+from tests.core.test_keeps_kept import RECIPES, SPEC
 
 pytestmark = pytest.mark.wire
 
@@ -260,4 +261,30 @@ def test_a_refusal_met_again_after_a_change_of_data_exports_a_test_that_passes_o
         "AssertionError: not so: tapping 'Confirm details' shows no 'Invalid phone number'" in failing.stdout
     )
     passing = run_exported(exported, farm.serve(fixed / "app.yaml"), farm, tmp_path / "clean")
+    assert passing.returncode == 0, passing.stdout + passing.stderr
+
+
+def test_a_keep_not_kept_exports_a_test_of_its_page_that_fails_until_the_app_keeps_it(
+    pytester: pytest.Pytester, lock_dir: Path, farm: Farm, tmp_path: Path
+) -> None:
+    """The recipes app that says `Recipe saved` and keeps nothing: the export walks to Saved recipes and
+    checks it no longer says it holds none - red on that build, green on the one that keeps."""
+    folder = pytester.path / "pantry"
+    folder.mkdir()
+    (folder / "app.yaml").write_text(RECIPES.replace("[{set: {saved: true}}, {toast", "[{toast"), "utf-8")
+    (folder / "test_pantry.yaml").write_text(SPEC, "utf-8")
+    (tmp_path / "clean").mkdir()
+    (tmp_path / "clean" / "app.yaml").write_text(RECIPES, "utf-8")
+    pytester.makeini(f"[pytest]\nfairy_artifacts = .fairy\nfairy_lock_dir = {lock_dir}\n")
+    broken = farm.serve(folder / "app.yaml")
+    result = pytester.runpytest("pantry", f"--fairy-adb={farm.address}", f"--fairy-device={broken.serial}")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["*showed 'No saved recipes yet', though step * (Save recipe) said 'Recipe saved'*"]
+    )
+    (exported,) = (pytester.path / ".fairy").rglob("test_reproduce_*.py")
+    failing = run_exported(exported, broken, farm, tmp_path / "broken")
+    assert failing.returncode == 1, failing.stdout + failing.stderr
+    clean = farm.serve(tmp_path / "clean" / "app.yaml")
+    passing = run_exported(exported, clean, farm, tmp_path / "run_clean")
     assert passing.returncode == 0, passing.stdout + passing.stderr

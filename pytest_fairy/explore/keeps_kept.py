@@ -1,0 +1,77 @@
+"""What the app said it kept: a keep (收藏, Add to favourites, 加入购物车) that said it succeeded (its toast),
+followed by its page of kept things (我的收藏, Favourites, 购物车) saying it is empty, is a thing the app did
+not keep (`Contradiction.FORGOTTEN`).
+
+Only a keep tapped once: a second tap of the same element may have undone the first (收藏 / 取消收藏 on one
+button). Only a page whose title shares the keep's words, showing no row and an empty-state text (暂无收藏,
+No saved recipes yet), and reached with no tap of an undo (取消收藏, Remove) since the keep: the run's own
+doing explains nothing of what it shows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pytest_fairy.explore.facts import Control, Facts, seen_texts
+from pytest_fairy.explore.vocabulary import KEEP_WORDS, says
+from pytest_fairy.perception.refs import list_row
+from pytest_fairy.perception.relevance import loose_overlap, tokens, with_forms
+from pytest_fairy.perception.screen import Screen
+
+# A page of kept things saying it holds none: 暂无收藏的房源, 还没有收藏, No saved recipes yet, Your wishlist
+# is empty, Nothing here yet.
+EMPTY = re.compile(r"暂无|还没有|空空如也|\bno\b.*\byet\b|\bnothing\b.*\byet\b|\bis empty\b", re.IGNORECASE)
+# Labels of a keep: 收藏, 加入购物车, Follow, Save recipe.
+KEEPING = KEEP_WORDS | {"save"}
+# Labels that take back what a keep did.
+UNDO_WORDS = frozenset({"取消", "移除", "删除", "remove", "unfollow", "unlike", "unsave", "delete"})
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """A keep the app did not keep: step `step` tapped `label`, which said `said`; its page showed `empty`."""
+
+    label: str
+    said: str
+    step: int
+    empty: str
+
+    def __str__(self) -> str:
+        return f"showed '{self.empty}', though step {self.step} ({self.label}) said '{self.said}'"
+
+
+class Keeps:
+    """The keeps the run made, each tapped once and said to succeed."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, Forgotten] = {}  # by the element's ref; `empty` filled once found
+        self._again: set[str] = set()  # keeps tapped more than once: the second may have undone the first
+
+    def arrived(
+        self, step: int, ref: str, label: str, facts: Facts, screens: tuple[Screen, Screen]
+    ) -> Forgotten | None:
+        """The action of `step` on `ref` (`label`) led from `screens[0]` to `screens[1]`: a keep it made,
+        or one its page shows the app did not keep."""
+        acted_on, reached = screens
+        if facts.control is Control.BUTTON and says(label, UNDO_WORDS):
+            self._kept.clear()  # something was taken back: what the pages show is the run's doing
+            return None
+        if facts.control is Control.BUTTON and says(label, KEEPING) and not facts.retitled:
+            if ref in self._kept or ref in self._again:
+                self._kept.pop(ref, None)
+                self._again.add(ref)
+            elif facts.toast and not facts.error:
+                self._kept[ref] = Forgotten(label, facts.toast, step, "")
+            return None
+        if reached.title == acted_on.title or any(list_row(m.node) is not None for m in reached.marks):
+            return None
+        empty = next((text for text in seen_texts(reached) if EMPTY.search(text)), "")
+        if not empty:
+            return None
+        title = with_forms(tokens(reached.title))
+        for found, keep in self._kept.items():
+            if loose_overlap(keep.label, title):
+                del self._kept[found]
+                return Forgotten(keep.label, keep.said, keep.step, empty)
+        return None

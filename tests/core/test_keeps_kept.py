@@ -1,0 +1,155 @@
+"""A keep the app did not keep (explore/keeps_kept.py): 收藏 said 收藏成功, then 我的收藏 says it holds none. Only
+a keep tapped once and never taken back since, and a page of the keep's words with no row on it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytest_fairy.explore.decisions import Outcome, OutcomeKind
+from pytest_fairy.explore.facts import Control, Facts
+from pytest_fairy.explore.keeps_kept import Forgotten, Keeps
+from pytest_fairy.explore.tried import Log, Tried
+from pytest_fairy.explore.verdict import Verdict
+from pytest_fairy.perception.screen import Screen
+from tests.explorer.inline_apps import explore_inline
+from tests.perception.builder import v
+from tests.screens import screen_of
+
+KEEP = Facts(control=Control.BUTTON, toast="收藏成功")
+OPEN = Facts(control=Control.BUTTON, retitled=True)
+
+
+def page(title: str, *texts: str, rows: int = 0) -> Screen:
+    views = [v("TextView", (40, 60, 1040, 160), text=title, rid="toolbar_title")]
+    views += [
+        v("TextView", (40, 300 + 120 * i, 1040, 400 + 120 * i), text=text) for i, text in enumerate(texts)
+    ]
+    if rows:
+        items = [
+            v(
+                "TextView",
+                (0, 900 + 150 * i, 1080, 1040 + 150 * i),
+                text=f"房源 {i}",
+                rid="row",
+                clickable=True,
+            )
+            for i in range(rows)
+        ]
+        views.append(
+            v(
+                "androidx.recyclerview.widget.RecyclerView",
+                (0, 900, 1080, 2000),
+                *items,
+                rid="rv",
+                scrollable=True,
+            )
+        )
+    return screen_of(*views)
+
+
+DETAIL = page("房源详情", "陆家嘴 世茂滨江花园")
+MINE = page("我的")
+EMPTY = page("我的收藏", "暂无收藏的房源")
+
+
+def test_a_keep_said_done_then_its_page_empty_is_a_keep_not_kept() -> None:
+    keeps = Keeps()
+    assert keeps.arrived(3, "btn_fav", "收藏", KEEP, (DETAIL, DETAIL)) is None
+    assert keeps.arrived(8, "tab_mine", "我的", OPEN, (DETAIL, MINE)) is None
+    forgotten = keeps.arrived(9, "row_fav", "我的收藏", OPEN, (MINE, EMPTY))
+    assert str(forgotten) == "showed '暂无收藏的房源', though step 3 (收藏) said '收藏成功'"
+
+
+def test_what_the_run_may_have_undone_itself_is_no_keep_not_kept() -> None:
+    twice = Keeps()  # 收藏 then 收藏 again on one button: the second may have taken the first back
+    twice.arrived(3, "btn_fav", "收藏", KEEP, (DETAIL, DETAIL))
+    twice.arrived(4, "btn_fav", "收藏", KEEP, (DETAIL, DETAIL))
+    assert twice.arrived(9, "row_fav", "我的收藏", OPEN, (MINE, EMPTY)) is None
+    undone = Keeps()
+    undone.arrived(3, "btn_fav", "收藏", KEEP, (DETAIL, DETAIL))
+    undone.arrived(
+        4, "btn_unfav", "取消收藏", Facts(control=Control.BUTTON, toast="已取消"), (DETAIL, DETAIL)
+    )
+    assert undone.arrived(9, "row_fav", "我的收藏", OPEN, (MINE, EMPTY)) is None
+
+
+def test_only_a_page_of_the_keeps_words_with_no_row_that_says_it_is_empty() -> None:
+    for reached in (
+        page("我的订单", "暂无订单"),
+        page("我的收藏", "暂无收藏的商品", rows=2),
+        page("我的收藏", "共 1 套"),
+    ):
+        keeps = Keeps()
+        keeps.arrived(3, "btn_fav", "收藏", KEEP, (DETAIL, DETAIL))
+        assert keeps.arrived(9, "row", "open", OPEN, (MINE, reached)) is None, reached.title
+    silent = Keeps()  # a keep that said nothing: nothing was said kept
+    silent.arrived(3, "btn_fav", "收藏", Facts(control=Control.BUTTON), (DETAIL, DETAIL))
+    assert silent.arrived(9, "row_fav", "我的收藏", OPEN, (MINE, EMPTY)) is None
+
+
+# Recipes saved to Saved: the broken build says `Recipe saved` and keeps nothing.
+RECIPES = """
+app: {name: Pantry, package: com.example.pantry, launch: home}
+variables: {saved: false, soup: false}
+screens:
+  - id: home
+    activity: .HomeActivity
+    title: Pantry
+    up: false
+    elements:
+      - {id: row_pancakes, text: Pancakes, on_tap: [{go: recipe}]}
+      - {id: row_soup, text: Tomato soup, on_tap: [{go: soup}]}
+      - {class: Button, id: btn_saved, text: Saved recipes, on_tap: [{go: saved}]}
+  - id: recipe
+    activity: .RecipeActivity
+    title: Pancakes
+    elements:
+      - {class: Button, id: btn_save, text: Save recipe, on_tap: [{set: {saved: true}}, {toast: Recipe saved}]}
+  - id: soup
+    activity: .RecipeActivity
+    title: Tomato soup
+    elements:
+      - {class: Button, id: btn_save, text: Save recipe, on_tap: [{set: {soup: true}}, {toast: Recipe saved}]}
+  - id: saved
+    activity: .SavedActivity
+    title: Saved recipes
+    elements:
+      - {text: No saved recipes yet, when: not saved}
+      - {text: Pancakes · saved, when: saved}
+"""
+SPEC = """
+app: {name: Pantry, package: com.example.pantry, virtual: app.yaml}
+features:
+  - name: save a recipe
+    goal: open Pancakes, tap Save recipe, then find it under Saved recipes; then save Tomato soup too
+    max_steps: 12
+    done_when: [{visible: Pancakes · saved}]
+"""
+
+
+def test_the_app_that_says_saved_and_keeps_nothing_fails_at_its_saved_page(tmp_path: Path) -> None:
+    # The run saves Tomato soup after it saw Saved recipes empty: what it saw then stands.
+    broken = explore_inline(tmp_path, RECIPES.replace("[{set: {saved: true}}, {toast", "[{toast"), SPEC)
+    assert broken.verdict is Verdict.FAILED, broken.reason
+    assert "showed 'No saved recipes yet', though step 2 (Save recipe) said 'Recipe saved'" in broken.reason
+    assert "(reproduced 2/2" in broken.reason, broken.reason
+    assert explore_inline(tmp_path, RECIPES, SPEC).verdict is Verdict.PASSED
+
+
+def test_a_keep_found_not_kept_stands_whatever_the_run_did_after() -> None:
+    # 收藏 tapped again later changes the app's data; what 我的收藏 showed before it stands all the same:
+    # the replay stops at 我的收藏.
+    def tapped(
+        step: int, label: str, kind: OutcomeKind, facts: Facts, forgotten: Forgotten | None = None
+    ) -> Tried:
+        return Tried(
+            step, f"tap {label}", label, "房源详情", Outcome("tap", kind), "", facts, forgotten=forgotten
+        )
+
+    log = Log()
+    forgotten = Forgotten("收藏", "收藏成功", 2, "暂无收藏的房源")
+    arrival = tapped(4, "我的收藏", OutcomeKind.NEW_STATE, OPEN, forgotten=forgotten)
+    for tried in (tapped(2, "收藏", OutcomeKind.CONTENT_CHANGED, KEEP), arrival):
+        log.add(tried)
+    log.add(tapped(7, "收藏", OutcomeKind.CONTENT_CHANGED, KEEP))
+    assert log.evidence(["在房源详情点 收藏，再到 我的收藏 里看到它"]) is arrival
