@@ -79,6 +79,32 @@ def condition_names(text: str) -> set[str]:
     return {n.id for n in ast.walk(_compile(text)) if isinstance(n, ast.Name)}
 
 
+def misordered(text: str, declared: Mapping[str, Scalar]) -> str:
+    """What in the condition orders a text with a number (`<`, `<=`, `>`, `>=`), by the variables'
+    declared values, which a run could only fail on; "" when nothing does."""
+
+    def kind(node: ast.expr) -> str:
+        if isinstance(node, ast.UnaryOp):
+            return "number"
+        value = node.value if isinstance(node, ast.Constant) else declared.get(getattr(node, "id", ""))
+        if isinstance(value, str):
+            return "text"
+        return "number" if _number(value) else ""
+
+    for node in ast.walk(_compile(text)):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        for op, left, right in zip(node.ops, sides, sides[1:], strict=False):
+            sign = _ORDERING.get(type(op))
+            if sign and {kind(left), kind(right)} == {"text", "number"}:
+                return f"{ast.unparse(left)} {sign} {ast.unparse(right)}"
+    return ""
+
+
+_ORDERING: dict[type[ast.cmpop], str] = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+
+
 def evaluate(text: str | None, variables: Mapping[str, Scalar]) -> bool:
     """Whether a condition holds; no condition always holds."""
     if text is None:

@@ -15,7 +15,7 @@ from typing import Any, get_args, get_origin, get_type_hints
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from fairy_virtual.expr import ExpressionError, calculation_names, check_tokens, condition_names
+from fairy_virtual.expr import ExpressionError, calculation_names, check_tokens, condition_names, misordered
 from fairy_virtual.model import AppModel, Effect, Element
 from pytest_fairy.errors import UsageError
 from pytest_fairy.spec.wording import suggest
@@ -271,17 +271,27 @@ def check_references(model: AppModel) -> list[tuple[Loc, str]]:
             problems.append((loc, str(exc)))
 
     def check_condition(loc: Loc, text: str | None) -> None:
-        if text is not None:
-            check_names(loc, text, "condition", condition_names)
+        if text is None or not check_names(loc, text, "condition", condition_names):
+            return
+        if found := misordered(text, variables):
+            problems.append(
+                (
+                    loc,
+                    f"condition {text!r} orders a text with a number ({found}): declare the "
+                    "variable a number (`amount: 0`) or compare with == / !=",
+                )
+            )
 
-    def check_names(loc: Loc, text: str, what: str, names: Callable[[str], set[str]]) -> None:
+    def check_names(loc: Loc, text: str, what: str, names: Callable[[str], set[str]]) -> bool:
+        """Whether `text` reads declared variables only, as a valid `what`; else the problem is noted."""
         try:
             unknown = names(text) - variables.keys()
         except ExpressionError as exc:
             problems.append((loc, str(exc)))
-            return
+            return False
         if unknown:
             problems.append((loc, f"{what} {text!r} reads undeclared variable(s) {sorted(unknown)}"))
+        return not unknown
 
     def check_var(loc: Loc, name: str | None, numeric: bool = False) -> None:
         if name is None:

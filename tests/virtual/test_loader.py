@@ -144,3 +144,11 @@ def test_views_may_merge_a_shared_mapping_and_override_its_keys() -> None:
     assert (go.text, go.style) == ("Go", "primary")
     (problem,) = problems_of("      - {text: a, text: b}\n")  # its own keys twice: still an error
     assert "duplicate key 'text'" in problem
+
+
+def test_a_condition_that_orders_a_text_with_a_number_is_refused_where_it_is_written() -> None:
+    # `name` is declared as text: `name > 3` could only fail when the screen is shown.
+    header = HEADER.replace("  n: 0\n", "  n: 0\n  name: ''\n")
+    (problem,) = problems_of("      - text: a\n        when: n > 1 and name > 3\n", header)
+    assert problem.startswith("m.yaml:14: ") and "orders a text with a number (name > 3)" in problem, problem
+    parse_app_model(header + "      - text: a\n        when: \"n > 1 and name == '3' and name > 'a'\"\n")
