@@ -2,9 +2,9 @@
 
 A radio's group is its RadioGroup; where there is none, rows holding radios only, one after the other in
 one container, are one group (a 2 x 2 grid of top-up amounts: 10 / 20 over 50 / 100); a header between
-two rows starts another (区域 and 户型 in one filter sheet). The goal names an
-option by its label (`50 元` in 选择 50 元), or by its words in order (`Serious · 30 XP a day` in "change the
-daily goal to Serious (30 XP a day)"): a sentence writes an option's label in its own punctuation.
+two rows starts another (区域 and 户型 in one filter sheet). The goal names an option by its label (`50 元`
+in 选择 50 元), or by its words in order (`Serious · 30 XP a day` in "change the daily goal to Serious (30 XP
+a day)"): a sentence writes an option's label in its own punctuation.
 """
 
 from __future__ import annotations
