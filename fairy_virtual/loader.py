@@ -274,13 +274,8 @@ def check_references(model: AppModel) -> list[tuple[Loc, str]]:
         if text is None or not check_names(loc, text, "condition", condition_names):
             return
         if found := misordered(text, variables):
-            problems.append(
-                (
-                    loc,
-                    f"condition {text!r} orders a text with a number ({found}): declare the "
-                    "variable a number (`amount: 0`) or compare with == / !=",
-                )
-            )
+            advice = "declare the variable a number (`amount: 0`) or compare with == / !="
+            problems.append((loc, f"condition {text!r} orders a text with a number ({found}): {advice}"))
 
     def check_names(loc: Loc, text: str, what: str, names: Callable[[str], set[str]]) -> bool:
         """Whether `text` reads declared variables only, as a valid `what`; else the problem is noted."""
