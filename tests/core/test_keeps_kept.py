@@ -136,6 +136,21 @@ def test_the_app_that_says_saved_and_keeps_nothing_fails_at_its_saved_page(tmp_p
     assert explore_inline(tmp_path, RECIPES, SPEC).verdict is Verdict.PASSED
 
 
+def test_a_saved_page_empty_once_and_not_on_the_replay_confirms_nothing(tmp_path: Path) -> None:
+    # Saved recipes shows its empty text on its first visit only (a count kept over launches): the replay
+    # does not see it again, and the item is inconclusive, saying so.
+    once = RECIPES.replace("[{set: {saved: true}}, {toast", "[{toast")
+    once = once.replace("soup: false}", "soup: false, visits: {initial: 0, persist: true}}")
+    once = once.replace(
+        "    title: Saved recipes\n", "    title: Saved recipes\n    on_show: [{inc: {visits: 1}}]\n"
+    )
+    once = once.replace("when: not saved}", 'when: "not saved and visits < 2"}')
+    result = explore_inline(tmp_path, once, SPEC.replace("features:", "defaults: {reset: none}\nfeatures:"))
+    assert result.verdict is Verdict.INCONCLUSIVE, result.reason
+    assert result.reason.startswith("seen once, not reproduced in "), result.reason
+    assert "this time Saved recipes did not show 'No saved recipes yet', not: showed" in result.reason
+
+
 def test_a_keep_found_not_kept_stands_whatever_the_run_did_after() -> None:
     # 收藏 tapped again later changes the app's data; what 我的收藏 showed before it stands all the same:
     # the replay stops at 我的收藏.
