@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable
 
 from pytest_fairy.brain.field_values import QUOTED
-from pytest_fairy.perception.relevance import plain
+from pytest_fairy.perception.relevance import names_whole, plain
 
 # A label shorter than this (`+`, `大`) is no name a sentence can be read for.
 MIN_LABEL = 2
@@ -43,11 +43,9 @@ class GoalOrder:
     def _find(self, label: str) -> re.Match[str] | None:
         """The first place after the last step done where the goal names `label` whole, as
         `relevance.plain` reads both (`Serious · 30 XP a day` in "Serious (30 XP a day)")."""
-        text = plain(label)
-        if len(text) < MIN_LABEL:
+        if len(plain(label)) < MIN_LABEL:
             return None
-        whole = re.compile(rf"(?<![0-9a-z]){re.escape(text)}(?![0-9a-z])")  # `Download`, not `Downloads`
-        return whole.search(self._goal, self._at + 1)
+        return names_whole(self._goal, label, self._at + 1)
 
     def ahead(self, label: str) -> bool:
         """The goal names `label` after the last step of it done (anywhere, before one is)."""

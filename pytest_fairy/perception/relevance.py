@@ -44,13 +44,13 @@ def plain(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.casefold()))
 
 
-def names_whole(text: str, label: str) -> re.Match[str] | None:
-    """Where `text` names `label` whole, as `plain` reads both: `商品 300`, not `商品 3`; `Download`, not
-    `Downloads`."""
+def names_whole(text: str, label: str, start: int = 0) -> re.Match[str] | None:
+    """Where `text` names `label` whole, as `plain` reads both (from `start` in `plain(text)`): `商品 300`,
+    not `商品 3`; `Download`, not `Downloads`."""
     words = plain(label)
     if not words:
         return None
-    return re.search(rf"(?<![0-9a-z]){re.escape(words)}(?![0-9a-z])", plain(text))
+    return re.compile(rf"(?<![0-9a-z]){re.escape(words)}(?![0-9a-z])").search(plain(text), start)
 
 
 def overlap(label: str, topic: frozenset[str]) -> int:
