@@ -18,17 +18,29 @@ from device_helpers import NOTES_APP, Farm, run_exported
 
 from fairy_virtual.wire.u2server import METHOD_NOT_FOUND, RpcError, UiautomatorServer
 from tests.core.test_keeps_kept import RECIPES, SPEC
+from tests.goals.test_goal_verdicts import DRAWER, DRAWER_SPEC
 
 pytestmark = pytest.mark.wire
 
 REPO = Path(__file__).resolve().parents[2]
 # The seeded defects of the notes app, and what a fixed build does instead.
 CRASH = "on_tap:\n          - crash:"
+# The drawer app's Settings, and a build of it that turns Dark mode off whenever Settings is shown.
+SETTINGS = "    title: Settings\n"
+FORGETTING = SETTINGS + "    on_show: [{set: {dark: false}}]\n"
 ANR = 'on_tap: [{anr: {reason: "Input dispatching timed out (BackupActivity is not responding)"}}]'
 
 
 @pytest.fixture
-def project(pytester: pytest.Pytester, lock_dir: Path) -> pytest.Pytester:
+def bare(pytester: pytest.Pytester, lock_dir: Path) -> pytest.Pytester:
+    """A pytest project configured for pytest_fairy, with no suite in it yet."""
+    pytester.makeini(f"[pytest]\nfairy_artifacts = .fairy\nfairy_lock_dir = {lock_dir}\n")
+    return pytester
+
+
+@pytest.fixture
+def project(bare: pytest.Pytester) -> pytest.Pytester:
+    pytester = bare
     shutil.copytree(REPO / "example_suites", pytester.path / "example_suites")
     shutil.copytree(REPO / "example_defects", pytester.path / "example_defects")
     spec_path = pytester.path / "example_defects" / "test_notes_defects.yaml"
@@ -36,8 +48,34 @@ def project(pytester: pytest.Pytester, lock_dir: Path) -> pytest.Pytester:
     for feature in spec["features"]:
         feature["reset"] = "data"
     spec_path.write_text(yaml.safe_dump(spec, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    pytester.makeini(f"[pytest]\nfairy_artifacts = .fairy\nfairy_lock_dir = {lock_dir}\n")
     return pytester
+
+
+def red_then_green(
+    project: pytest.Pytester,
+    farm: Farm,
+    runs: Path,
+    suite: str,
+    broken: Path,
+    clean: Path,
+    failure: str,
+    *options: str,
+) -> tuple[Path, str]:
+    """Run the project's `suite` on the app model `broken`: its one item fails, its output matching
+    `failure` (run with `options`); the reproduction it exported fails on that build and passes on `clean`. The exported file
+    and its red run's output."""
+    device = farm.serve(broken)
+    result = project.runpytest(
+        suite, *options, f"--fairy-adb={farm.address}", f"--fairy-device={device.serial}"
+    )
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([failure])
+    (exported,) = (project.path / ".fairy").rglob("test_reproduce_*.py")
+    failing = run_exported(exported, device, farm, runs / "red")
+    assert failing.returncode == 1, failing.stdout + failing.stderr
+    passing = run_exported(exported, farm.serve(clean), farm, runs / "green")
+    assert passing.returncode == 0, passing.stdout + passing.stderr
+    return exported, failing.stdout
 
 
 def fixed_notes_app(folder: Path) -> Path:
@@ -111,20 +149,23 @@ def test_the_exported_test_fails_on_the_defect_and_passes_once_it_is_fixed(
 
 
 def test_a_done_when_never_seen_exports_a_test_that_waits_for_it_and_fails_until_the_button_works(
-    pytester: pytest.Pytester, lock_dir: Path, farm: Farm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    bare: pytest.Pytester, farm: Farm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """tests/untuned/dead_button: 检查更新 was never wired. The export ends by waiting for that tap to
     change the screen: it fails on the broken build and passes on its twin where the button works."""
     untuned = REPO / "tests" / "untuned"
-    shutil.copytree(untuned / "dead_button", pytester.path / "dead_button")
-    pytester.makeini(f"[pytest]\nfairy_artifacts = .fairy\nfairy_lock_dir = {lock_dir}\n")
-    broken = farm.serve(untuned / "dead_button")
-    result = pytester.runpytest(
-        "dead_button", "-k", "updates", f"--fairy-adb={farm.address}", f"--fairy-device={broken.serial}"
+    shutil.copytree(untuned / "dead_button", bare.path / "dead_button")
+    exported, red = red_then_green(
+        bare,
+        farm,
+        tmp_path,
+        "dead_button",
+        untuned / "dead_button",
+        untuned / "dead_button_clean",
+        "*(reproduced 2/2 in 3 steps)*",  # 我的, 设置, 检查更新: no detour
+        "-k",
+        "updates",
     )
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*(reproduced 2/2 in 3 steps)*"])  # 我的, 设置, 检查更新: no detour
-    (exported,) = (pytester.path / ".fairy").rglob("test_reproduce_check_for_updates.py")
     source = exported.read_text(encoding="utf-8")
     assert (
         "before = _screen(d)\n    d(resourceId='com.example.kuaikan:id/row_check_update').click()" in source
@@ -133,13 +174,7 @@ def test_a_done_when_never_seen_exports_a_test_that_waits_for_it_and_fails_until
         """assert _within(WAIT_SECONDS, lambda: _screen(d) != before), "not so: tapping '检查更新' changes"""
         in source
     )
-
-    failing = run_exported(exported, broken, farm, tmp_path / "broken")
-    assert failing.returncode == 1, failing.stdout + failing.stderr
-    assert "AssertionError: not so: tapping '检查更新' changes the screen" in failing.stdout
-    clean = farm.serve(untuned / "dead_button_clean")
-    passing = run_exported(exported, clean, farm, tmp_path / "clean")
-    assert passing.returncode == 0, passing.stdout + passing.stderr
+    assert "AssertionError: not so: tapping '检查更新' changes the screen" in red
 
     # A uiautomator2 server without waitForIdle (an older or a vendor's build): the test pauses instead.
     def old_server(self: UiautomatorServer, timeout_ms: int = 0) -> None:
@@ -152,26 +187,32 @@ def test_a_done_when_never_seen_exports_a_test_that_waits_for_it_and_fails_until
 
 
 def test_a_lost_setting_exports_a_test_of_the_switch_that_fails_until_the_app_keeps_it(
-    pytester: pytest.Pytester, lock_dir: Path, farm: Farm, tmp_path: Path
+    bare: pytest.Pytester, farm: Farm, tmp_path: Path
 ) -> None:
     """tests/unseen/reader_settings: the library turns night mode off each time it comes back. The export
     walks there and back and checks the switch: red on that build, green on its clean twin."""
     unseen = REPO / "tests" / "unseen"
-    shutil.copytree(unseen / "reader_settings", pytester.path / "reader_settings")
-    pytester.makeini(f"[pytest]\nfairy_artifacts = .fairy\nfairy_lock_dir = {lock_dir}\n")
-    broken = farm.serve(unseen / "reader_settings" / "app.yaml")
-    result = pytester.runpytest(
-        "reader_settings", f"--fairy-adb={farm.address}", f"--fairy-device={broken.serial}"
+    shutil.copytree(unseen / "reader_settings", bare.path / "reader_settings")
+    _, red = red_then_green(
+        bare,
+        farm,
+        tmp_path,
+        "reader_settings",
+        unseen / "reader_settings" / "app.yaml",
+        unseen / "reader_settings_clean" / "app.yaml",
+        "*showed 'Night reading mode' off again, though step * turned it on*",
     )
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*showed 'Night reading mode' off again, though step * turned it on*"])
-    (exported,) = (pytester.path / ".fairy").rglob("test_reproduce_*.py")
-    failing = run_exported(exported, broken, farm, tmp_path / "broken")
-    assert failing.returncode == 1, failing.stdout + failing.stderr
-    assert "AssertionError: not so: 'Night reading mode' stays on" in failing.stdout
-    clean = farm.serve(unseen / "reader_settings_clean" / "app.yaml")
-    passing = run_exported(exported, clean, farm, tmp_path / "clean")
-    assert passing.returncode == 0, passing.stdout + passing.stderr
+    assert "AssertionError: not so: 'Night reading mode' stays on" in red
+
+
+def test_a_setting_lost_behind_a_drawer_exports_a_walk_through_the_drawer_and_back(
+    bare: pytest.Pytester, farm: Farm, tmp_path: Path
+) -> None:
+    """Settings only in the navigation drawer, Dark mode turned off whenever Settings is shown: the export
+    opens the drawer again on its way back, red on that build, green on the one that keeps the switch."""
+    suite = write_suite(bare.path / "reader", DRAWER.replace(SETTINGS, FORGETTING), DRAWER_SPEC)
+    clean = write_suite(tmp_path / "clean", DRAWER, DRAWER_SPEC)
+    red_then_green(bare, farm, tmp_path, "reader", suite, clean, "*no longer held on Settings after*")
 
 
 # A shop whose delivery form refuses the tester's own phone number, and keeps the error on the page
@@ -233,58 +274,49 @@ features:
 
 
 def test_a_refusal_met_again_after_a_change_of_data_exports_a_test_that_passes_once_the_form_accepts(
-    pytester: pytest.Pytester, lock_dir: Path, farm: Farm, tmp_path: Path
+    bare: pytest.Pytester, farm: Farm, tmp_path: Path
 ) -> None:
     """Confirm refuses the phone number; a second product goes into the basket; back on the form, which still
     shows the error, Confirm changes nothing. That last tap is the evidence, and the walk to it leaves out
     the earlier taps of Confirm: on the fixed app they open the review, and the rest of the walk would not
     be found there. So the export is red on the refusing shop and green on its twin."""
-    shop = pytester.path / "shop"
-    shop.mkdir()
-    (shop / "app.yaml").write_text(REFUSING_SHOP, encoding="utf-8")
-    (shop / "test_shop.yaml").write_text(SHOP_SPEC, encoding="utf-8")
-    fixed = tmp_path / "fixed"
-    fixed.mkdir()
+    shop = write_suite(bare.path / "shop", REFUSING_SHOP, SHOP_SPEC)
     accepting = REFUSING_SHOP.replace("on_tap: [{set: {refused: true}}]", "on_tap: [{go: review}]")
-    (fixed / "app.yaml").write_text(accepting, encoding="utf-8")
-    pytester.makeini(f"[pytest]\nfairy_artifacts = .fairy\nfairy_lock_dir = {lock_dir}\n")
-    broken = farm.serve(shop / "app.yaml")
-    result = pytester.runpytest("shop", f"--fairy-adb={farm.address}", f"--fairy-device={broken.serial}")
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(
-        ["*(tap * Confirm details on Delivery details) showed 'Invalid phone number'*"]
+    fixed = write_suite(tmp_path / "fixed", accepting, SHOP_SPEC)
+    _, red = red_then_green(
+        bare,
+        farm,
+        tmp_path,
+        "shop",
+        shop,
+        fixed,
+        "*(tap * Confirm details on Delivery details) showed 'Invalid phone number'*",
     )
-    (exported,) = (pytester.path / ".fairy").rglob("test_reproduce_*.py")
-    failing = run_exported(exported, broken, farm, tmp_path / "broken")
-    assert failing.returncode == 1, failing.stdout + failing.stderr
-    assert (
-        "AssertionError: not so: tapping 'Confirm details' shows no 'Invalid phone number'" in failing.stdout
-    )
-    passing = run_exported(exported, farm.serve(fixed / "app.yaml"), farm, tmp_path / "clean")
-    assert passing.returncode == 0, passing.stdout + passing.stderr
+    assert "AssertionError: not so: tapping 'Confirm details' shows no 'Invalid phone number'" in red
 
 
 def test_a_keep_not_kept_exports_a_test_of_its_page_that_fails_until_the_app_keeps_it(
-    pytester: pytest.Pytester, lock_dir: Path, farm: Farm, tmp_path: Path
+    bare: pytest.Pytester, farm: Farm, tmp_path: Path
 ) -> None:
     """The recipes app that says `Recipe saved` and keeps nothing: the export walks to Saved recipes and
     checks it no longer says it holds none - red on that build, green on the one that keeps."""
-    folder = pytester.path / "pantry"
-    folder.mkdir()
-    (folder / "app.yaml").write_text(RECIPES.replace("[{set: {saved: true}}, {toast", "[{toast"), "utf-8")
-    (folder / "test_pantry.yaml").write_text(SPEC, "utf-8")
-    (tmp_path / "clean").mkdir()
-    (tmp_path / "clean" / "app.yaml").write_text(RECIPES, "utf-8")
-    pytester.makeini(f"[pytest]\nfairy_artifacts = .fairy\nfairy_lock_dir = {lock_dir}\n")
-    broken = farm.serve(folder / "app.yaml")
-    result = pytester.runpytest("pantry", f"--fairy-adb={farm.address}", f"--fairy-device={broken.serial}")
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(
-        ["*showed 'No saved recipes yet', though step * (Save recipe) said 'Recipe saved'*"]
+    forgetting = RECIPES.replace("[{set: {saved: true}}, {toast", "[{toast")
+    pantry = write_suite(bare.path / "pantry", forgetting, SPEC)
+    clean = write_suite(tmp_path / "clean", RECIPES, SPEC)
+    red_then_green(
+        bare,
+        farm,
+        tmp_path,
+        "pantry",
+        pantry,
+        clean,
+        "*showed 'No saved recipes yet', though step * (Save recipe) said 'Recipe saved'*",
     )
-    (exported,) = (pytester.path / ".fairy").rglob("test_reproduce_*.py")
-    failing = run_exported(exported, broken, farm, tmp_path / "broken")
-    assert failing.returncode == 1, failing.stdout + failing.stderr
-    clean = farm.serve(tmp_path / "clean" / "app.yaml")
-    passing = run_exported(exported, clean, farm, tmp_path / "run_clean")
-    assert passing.returncode == 0, passing.stdout + passing.stderr
+
+
+def write_suite(folder: Path, app: str, spec: str) -> Path:
+    """`app` and `spec` as a suite in `folder` (app.yaml, test_app.yaml); the app model's path."""
+    folder.mkdir(parents=True)
+    (folder / "app.yaml").write_text(app, "utf-8")
+    (folder / "test_app.yaml").write_text(spec, "utf-8")
+    return folder / "app.yaml"
