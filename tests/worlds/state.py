@@ -9,7 +9,7 @@ from typing import Any
 from . import bugs
 from .blocks import Block, Context, Element, button, entry, feature, page, status, text
 from .bugs import BugSite, Model
-from .truth import BACK, CRASH, DEAD, LOST_SETTING, tap
+from .truth import BACK, CRASH, DEAD, KEPT_NOTHING, LOST_SETTING, tap
 
 FAVOURITE_ITEMS = 6
 SWITCHES = {
@@ -39,6 +39,7 @@ def favourites(ctx: Context) -> Block:
     browse = ctx.pick(("发现{p}", "浏览{p}"), ("Discover {p}", "Explore {p}")).format(p=w.thing(True))
     mine = ctx.pick(("我的收藏", "收藏夹"), ("My favourites", "Saved items"))
     save = ctx.t("收藏", "Save")
+    said = ctx.t("收藏成功", "Saved")
     items = w.items(FAVOURITE_ITEMS)
     current, count = ctx.id("current"), ctx.id("count")
     saved = [ctx.id(f"saved{k}") for k in range(len(items))]
@@ -65,7 +66,7 @@ def favourites(ctx: Context) -> Block:
                 ctx,
                 f"save{k}",
                 save,
-                [{"set": {saved[k]: True}}, {"inc": {count: 1}}],
+                [{"set": {saved[k]: True}}, {"inc": {count: 1}}, {"toast": said}],
                 when=f"{here} and not {saved[k]}",
             ),
             text(
@@ -133,6 +134,15 @@ def favourites(ctx: Context) -> Block:
     sites = [
         BugSite(
             DEAD, name_one, save, 2, f"the {save} button of {one} does nothing", bugs.dead(ctx.id("save0"))
+        ),
+        BugSite(
+            KEPT_NOTHING,
+            name_one,
+            mine,
+            5,
+            f"the {save} button of {one} says '{said}' and keeps nothing",
+            bugs.replace_effects(ctx.id("save0"), [{"toast": said}]),
+            empty,
         ),
         BugSite(
             CRASH,

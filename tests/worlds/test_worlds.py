@@ -14,7 +14,20 @@ from fairy_virtual import load_app_model
 from pytest_fairy import load_spec
 
 from .generator import CONTENT_BLOCKS, generate
-from .truth import BUG_KINDS, CRASH, DEAD, ERROR, LOST_SETTING, WRONG_SCREEN, Bug, Feature, Step, Twin, World
+from .truth import (
+    BUG_KINDS,
+    CRASH,
+    DEAD,
+    ERROR,
+    KEPT_NOTHING,
+    LOST_SETTING,
+    WRONG_SCREEN,
+    Bug,
+    Feature,
+    Step,
+    Twin,
+    World,
+)
 from .walker import Walker
 from .writer import app_text, write
 
@@ -149,6 +162,9 @@ def _shows_defect(world: World, twin: Twin, bug: Bug) -> None:
         assert walker.activity().endswith(bug.shows) and walker.activity() != clean.activity(), where
     elif bug.kind == LOST_SETTING:
         assert walker.checked(bug.bug_at), f"{where}: the switch did not turn on"
+    elif bug.kind == KEPT_NOTHING:
+        assert walker.visible(bug.shows), f"{where}: {bug.bug_at} does not say it holds nothing"
+        assert not clean.visible(bug.shows), f"{where}: {bug.bug_at} is empty on the clean twin too"
     walker.walk(path[bug.step + 1 :])
     assert not walker.holds(feature.done_when), f"{where}: the feature still works"
     if bug.kind == LOST_SETTING:

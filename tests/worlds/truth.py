@@ -23,7 +23,8 @@ DEAD = "dead_button"  # a button that does nothing at all
 ERROR = "error_text"  # an error screen or error text instead of the result
 WRONG_SCREEN = "wrong_screen"  # an element opens another screen than its label names
 LOST_SETTING = "lost_setting"  # a switch that is off again after coming back
-BUG_KINDS = (CRASH, DEAD, ERROR, WRONG_SCREEN, LOST_SETTING)
+KEPT_NOTHING = "kept_nothing"  # a keep that says it kept, and its page of kept things stays empty
+BUG_KINDS = (CRASH, DEAD, ERROR, WRONG_SCREEN, LOST_SETTING, KEPT_NOTHING)
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,8 @@ class Bug:
     step: int
     module: str
     detail: str
-    # wrong_screen: the activity the element opens instead; error_text: the error words shown.
+    # wrong_screen: the activity the element opens instead; error_text: the error words shown; kept_nothing:
+    # the empty-state text the page of kept things shows.
     shows: str = ""
     # Other elements whose action shows the same defect when taken instead (every row of a list whose
     # detail pages crash on a later visit, whichever row that visit opens).
@@ -164,5 +166,7 @@ class World:
         """The screens and dialogs of `twin` that differ from the clean twin's: where its bug sits."""
         clean = {h["id"]: h for h in [*self.clean.app["screens"], *self.clean.app["dialogs"]]}
         return [
-            h for h in [*twin.app["screens"], *twin.app["dialogs"]] if h["id"] in clean and h != clean[h["id"]]
+            h
+            for h in [*twin.app["screens"], *twin.app["dialogs"]]
+            if h["id"] in clean and h != clean[h["id"]]
         ]
