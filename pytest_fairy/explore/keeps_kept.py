@@ -3,9 +3,10 @@ followed by its page of kept things (我的收藏, Favourites, 购物车) saying
 not keep (`Contradiction.FORGOTTEN`).
 
 Only a keep tapped once: a second tap of the same element may have undone the first (收藏 / 取消收藏 on one
-button). Only a page whose title shares the keep's words, showing no row and an empty-state text (暂无收藏,
-No saved recipes yet), and reached with no tap of an undo (取消收藏, Remove) since the keep: the run's own
-doing explains nothing of what it shows.
+button). Only a page whose title shares the keep's words (or names favourites, as a keep of `Save` or
+`Bookmark` on a page with no field to fill does: `My favourites`), showing no row and an empty-state text
+(暂无收藏, No saved recipes yet), and reached with no tap of an undo (取消收藏, Remove) since the keep: the
+run's own doing explains nothing of what it shows.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ from pytest_fairy.perception.screen import Screen
 # A page of kept things saying it holds none: 暂无收藏的房源, 还没有收藏, No saved recipes yet, Your wishlist
 # is empty, Nothing here yet.
 EMPTY = re.compile(r"暂无|还没有|空空如也|\bno\b.*\byet\b|\bnothing\b.*\byet\b|\bis empty\b", re.IGNORECASE)
-# Labels of a keep: 收藏, 加入购物车, Follow, Save recipe.
-KEEPING = KEEP_WORDS | {"save"}
+# Words for one kind of keep, whichever of them a keep and its page use: `Save` and `My favourites`.
+FAVOURITES = frozenset({"save", "favourite", "favorite", "bookmark", "wishlist", "收藏"})
+# Labels of a keep: 收藏, 加入购物车, Follow, Save recipe, Bookmark.
+KEEPING = KEEP_WORDS | FAVOURITES
 # Labels that take back what a keep did.
 UNDO_WORDS = frozenset({"取消", "移除", "删除", "remove", "unfollow", "unlike", "unsave", "delete"})
 
@@ -47,6 +50,7 @@ class Keeps:
     def __init__(self) -> None:
         self._kept: dict[str, Forgotten] = {}  # by the element's ref; `empty` filled once found
         self._again: set[str] = set()  # keeps tapped more than once: the second may have undone the first
+        self._favourites: set[str] = set()  # keeps of a favourite: not a form's Save
 
     def arrived(
         self, step: int, ref: str, label: str, facts: Facts, screens: tuple[Screen, Screen]
@@ -63,6 +67,8 @@ class Keeps:
                 self._again.add(ref)
             elif facts.toast and not facts.error:
                 self._kept[ref] = Forgotten(label, facts.toast, step, "")
+                if _favourites(label) and not any(m.node.editable for m in acted_on.marks):
+                    self._favourites.add(ref)
             return None
         if reached.title == acted_on.title or any(list_row(m.node) is not None for m in reached.marks):
             return None
@@ -71,7 +77,12 @@ class Keeps:
             return None
         title = with_forms(tokens(reached.title))
         for found, keep in self._kept.items():
-            if loose_overlap(keep.label, title):
+            if loose_overlap(keep.label, title) or found in self._favourites and title & FAVOURITES:
                 del self._kept[found]
                 return Forgotten(keep.label, keep.said, keep.step, empty)
         return None
+
+
+def _favourites(label: str) -> bool:
+    """The keep `label` keeps a favourite (`Save`, `Bookmark`, `收藏`), unless it is a form's."""
+    return bool(with_forms(tokens(label)) & FAVOURITES)

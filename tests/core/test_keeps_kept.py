@@ -87,6 +87,26 @@ def test_only_a_page_of_the_keeps_words_with_no_row_that_says_it_is_empty() -> N
     assert silent.arrived(9, "row_fav", "我的收藏", OPEN, (MINE, EMPTY)) is None
 
 
+def test_a_keep_of_favourites_by_another_word_is_its_page_and_no_other_keep_is() -> None:
+    favourites = page("My favourites", "Nothing saved yet")
+    for label in ("Save", "Bookmark"):
+        keeps = Keeps()
+        keeps.arrived(3, "btn_keep", label, Facts(control=Control.BUTTON, toast="Done"), (DETAIL, DETAIL))
+        assert str(keeps.arrived(9, "row_fav", "My favourites", OPEN, (MINE, favourites))).startswith(
+            "showed 'Nothing saved yet', though step 3"
+        ), label
+    profile = screen_of(  # a form's Save saves the form, not a favourite
+        v("TextView", (40, 60, 1040, 160), text="Edit profile", rid="toolbar_title"),
+        v("EditText", (40, 300, 1040, 400), text="Alex", rid="et_name", clickable=True, focusable=True),
+    )
+    form = Keeps()
+    form.arrived(3, "btn_save", "Save", Facts(control=Control.BUTTON, toast="Saved"), (profile, profile))
+    assert form.arrived(9, "row_fav", "My favourites", OPEN, (MINE, favourites)) is None
+    cart = Keeps()  # a basket is not favourites
+    cart.arrived(3, "btn_cart", "加入购物车", Facts(control=Control.BUTTON, toast="已加入"), (DETAIL, DETAIL))
+    assert cart.arrived(9, "row_fav", "My favourites", OPEN, (MINE, favourites)) is None
+
+
 # Recipes saved to Saved: the broken build says `Recipe saved` and keeps nothing.
 RECIPES = """
 app: {name: Pantry, package: com.example.pantry, launch: home}
