@@ -154,18 +154,8 @@ def test_a_done_when_never_seen_exports_a_test_that_waits_for_it_and_fails_until
     """tests/untuned/dead_button: 检查更新 was never wired. The export ends by waiting for that tap to
     change the screen: it fails on the broken build and passes on its twin where the button works."""
     untuned = REPO / "tests" / "untuned"
-    shutil.copytree(untuned / "dead_button", bare.path / "dead_button")
-    exported, red = red_then_green(
-        bare,
-        farm,
-        tmp_path,
-        "dead_button",
-        untuned / "dead_button",
-        untuned / "dead_button_clean",
-        "*(reproduced 2/2 in 3 steps)*",  # 我的, 设置, 检查更新: no detour
-        "-k",
-        "updates",
-    )
+    failure = "*(reproduced 2/2 in 3 steps)*"  # 我的, 设置, 检查更新: no detour
+    exported, red = twins(bare, farm, tmp_path, untuned / "dead_button", failure, "-k", "updates")
     source = exported.read_text(encoding="utf-8")
     assert (
         "before = _screen(d)\n    d(resourceId='com.example.kuaikan:id/row_check_update').click()" in source
@@ -191,17 +181,8 @@ def test_a_lost_setting_exports_a_test_of_the_switch_that_fails_until_the_app_ke
 ) -> None:
     """tests/unseen/reader_settings: the library turns night mode off each time it comes back. The export
     walks there and back and checks the switch: red on that build, green on its clean twin."""
-    unseen = REPO / "tests" / "unseen"
-    shutil.copytree(unseen / "reader_settings", bare.path / "reader_settings")
-    _, red = red_then_green(
-        bare,
-        farm,
-        tmp_path,
-        "reader_settings",
-        unseen / "reader_settings" / "app.yaml",
-        unseen / "reader_settings_clean" / "app.yaml",
-        "*showed 'Night reading mode' off again, though step * turned it on*",
-    )
+    failure = "*showed 'Night reading mode' off again, though step * turned it on*"
+    _, red = twins(bare, farm, tmp_path, REPO / "tests" / "unseen" / "reader_settings", failure)
     assert "AssertionError: not so: 'Night reading mode' stays on" in red
 
 
@@ -312,6 +293,15 @@ def test_a_keep_not_kept_exports_a_test_of_its_page_that_fails_until_the_app_kee
         clean,
         "*showed 'No saved recipes yet', though step * (Save recipe) said 'Recipe saved'*",
     )
+
+
+def twins(
+    project: pytest.Pytester, farm: Farm, runs: Path, suite: Path, failure: str, *options: str
+) -> tuple[Path, str]:
+    """`red_then_green` on a suite of the repository's corpora and its `_clean` twin beside it."""
+    shutil.copytree(suite, project.path / suite.name)
+    clean = suite.with_name(f"{suite.name}_clean") / "app.yaml"
+    return red_then_green(project, farm, runs, suite.name, suite / "app.yaml", clean, failure, *options)
 
 
 def write_suite(folder: Path, app: str, spec: str) -> Path:
