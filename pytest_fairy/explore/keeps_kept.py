@@ -84,5 +84,5 @@ class Keeps:
 
 
 def _favourites(label: str) -> bool:
-    """The keep `label` keeps a favourite (`Save`, `Bookmark`, `收藏`), unless it is a form's."""
+    """The keep `label` names a favourite (`Save`, `Bookmark`, `收藏`)."""
     return bool(with_forms(tokens(label)) & FAVOURITES)
