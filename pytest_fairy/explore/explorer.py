@@ -336,7 +336,7 @@ class Explorer:
             held = "its done-when oracles never held"
             why = f"the judge calls the feature complete ({judgement.reason}), but {held}"
         unmet = ctx.unmet_oracles if missing else ()
-        left = f"; never saw: {'; '.join(unmet)}{run.untried()}" if missing else ""
+        left = f"; {run.never_saw_text(unmet)}{run.untried()}" if missing else ""
         return run.against(why, unmet) or Ending(Verdict.INCONCLUSIVE, why + left)
 
     def _confirm(self, run: Run, ending: Ending) -> tuple[Ending, Reproduction | None]:

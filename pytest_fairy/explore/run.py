@@ -65,6 +65,8 @@ class Run:
         self.moves: dict[int, Move] = {}
         self.idle: set[int] = set()  # the steps whose action changed nothing
         self.keeping: Keeping | None = None  # a check over time under way (`keeping`)
+        # Each done-when condition that held on some screen, though not with the rest: where it first did.
+        self._held: dict[str, str] = {}
         # How much of the app's log the oracles have read, and how it began (to know it only grew).
         self._log_read = 0
         self._log_head = ""
@@ -139,6 +141,10 @@ class Run:
         """Everything the brain may look at for this step, rebuilt from the memory each time: however long
         the run, the context stays bounded."""
         attempt = arrival.attempt
+        for condition in map(str, self.mission.done_when):
+            if condition not in self._held and not any(_reads(unmet, condition) for unmet in reading.unmet):
+                where = f"after step {arrival.steps}" if arrival.steps else "at the start"
+                self._held[condition] = f"{where}, on {arrival.title or arrival.state.name}"
         return StepContext(
             step=arrival.steps + 1,
             target=self.target,
@@ -217,7 +223,7 @@ class Run:
         not know."""
         explored = (
             f"explored the feature to its end ({self.coverage.screens} screens: every element tried or "
-            f"denied, every list scrolled to its end) but never saw: {'; '.join(unmet)}"
+            f"denied, every list scrolled to its end) but {self.never_saw_text(unmet)}"
         )
         failed = self.against(explored, unmet)
         if failed is not None:
@@ -234,9 +240,18 @@ class Run:
         found = self.coverage.evidence(self.feature_words(unmet)) if unmet else None
         if found is None:
             return None
-        never = "" if "never saw" in ended else f", and never saw: {'; '.join(unmet)}"
+        never = "" if "never saw" in ended else f", and {self.never_saw_text(unmet)}"
         finding = Finding("never_seen", f"{ended}{never}; {found}")
         return Ending(Verdict.FAILED, finding.message, (finding,), Proof.NEVER_SEEN, found.step)
+
+    def never_saw_text(self, unmet: Sequence[str]) -> str:
+        """The done-when conditions `unmet` (as the last screen read them), as never seen; or, when some of
+        them held on another screen, as never seen at once, with where those held."""
+        held = {u: self._held[c] for u in unmet for c in self._held if _reads(u, c)}
+        if not held:
+            return f"never saw: {'; '.join(unmet)}"
+        shown = [f"{u.split(' (', 1)[0]} (held {held[u]})" if u in held else u for u in unmet]
+        return f"never saw at once: {'; '.join(shown)}"
 
     def feature_words(self, unmet: Sequence[str] = ()) -> list[str]:
         """What the feature is about, for the evidence: its unmet done-when, its hints, its own words."""
@@ -265,3 +280,8 @@ def tree_for(target: Target) -> FeatureTree:
         tree.add_feature(name, parent=target.feature)
     tree.focus(target.feature)
     return tree
+
+
+def _reads(unmet: str, condition: str) -> bool:
+    """The unmet condition `unmet` (`visible: X (no view shows 'X')`) is `condition` (`visible: X`)."""
+    return unmet == condition or unmet.startswith(f"{condition} (")

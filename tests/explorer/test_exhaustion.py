@@ -106,6 +106,16 @@ def test_every_element_tried_without_a_step_against_the_feature_is_inconclusive(
     )
 
 
+def test_a_done_when_condition_seen_without_the_rest_is_not_said_never_seen(tmp_path: Path) -> None:
+    both = MEMBER_SPEC.replace("[{visible: 黄金会员}]", "[{visible: 常见问题}, {visible: 黄金会员}]")
+    result = explore_inline(tmp_path, MEMBER_APP, both)
+    assert result.verdict is Verdict.INCONCLUSIVE, result.reason
+    assert "but never saw at once: visible: 常见问题 (held after step " in result.reason, result.reason
+    assert ", on 帮助); visible: 黄金会员 (no view shows '黄金会员')" in result.reason
+    assert (
+        "never saw: visible: 黄金会员 (no view shows"
+        in explore_inline(tmp_path, MEMBER_APP, MEMBER_SPEC).reason
+    )
 
 
 def test_a_step_of_the_feature_is_tried_again_once_the_app_changed_its_data(tmp_path: Path) -> None:
@@ -142,7 +152,9 @@ def test_out_of_budget_after_the_done_when_held_once_is_no_defect(tmp_path: Path
     # feature does not work, only that the judge was not convinced.
     spec = load_spec(UNTUNED / "dead_button" / "test_dead_button.yaml")
     chosen = next(f for f in spec.features if f.name == "check for updates")
-    chosen = chosen.model_copy(update={"done_when": (chosen.done_when[0].model_copy(update={"value": "消息通知"}),)})
+    chosen = chosen.model_copy(
+        update={"done_when": (chosen.done_when[0].model_copy(update={"value": "消息通知"}),)}
+    )
     brain = Unconvinced(["tap 我的", "tap 设置", "tap 检查更新", "back"])
     device = VirtualDevice(UNTUNED / "dead_button" / "app.yaml", latency=False)
     result = Explorer(device, brain).explore(target_of(spec, chosen, max_steps=4), mission_of(spec, chosen))
@@ -158,7 +170,9 @@ def test_a_brain_that_stops_early_after_a_step_against_the_feature_fails_on_that
     device = VirtualDevice(UNTUNED / "dead_button" / "app.yaml", latency=False)
     result = Explorer(device, brain).explore(target_of(spec, chosen), mission_of(spec, chosen))
     assert result.verdict is Verdict.FAILED, result.reason
-    assert result.reason.startswith("the brain stopped early: the judge says the feature is not done"), result.reason
+    assert result.reason.startswith("the brain stopped early: the judge says the feature is not done"), (
+        result.reason
+    )
     assert "and never saw: visible: 已是最新版本" in result.reason
     assert "step 3 (tap [5] 检查更新 on 设置) changed nothing" in result.reason
     assert result.reason.endswith("(reproduced 2/2 in 3 steps)"), result.reason
@@ -223,5 +237,7 @@ def test_rows_saying_the_features_word_again_are_samples_too(tmp_path: Path) -> 
     word, and are not opened one by one."""
     recorded = Recorded()
     explore_inline(tmp_path, PALACE_APP, PALACE_SPEC, sinks=[recorded])
-    opened = [s.action for s in recorded.steps if s.action and s.action.startswith("tap") and "故宫" in s.action]
+    opened = [
+        s.action for s in recorded.steps if s.action and s.action.startswith("tap") and "故宫" in s.action
+    ]
     assert opened and len(opened) <= 2, opened
