@@ -12,7 +12,6 @@ first few that were not, with why.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -27,14 +26,12 @@ from device_helpers import Farm, run_exported  # noqa: E402
 from maestro_flows import FlowFailed, NotSupported, run_flow  # noqa: E402
 from wire.wire_helpers import AdbServer, adb_binary, free_port  # noqa: E402
 from worlds import World  # noqa: E402
-from worlds.words import PASSWORDS  # noqa: E402
 
 from fairy_virtual import VirtualDevice  # noqa: E402
 from pytest_fairy.report.export_maestro import flow_file_name  # noqa: E402
 from pytest_fairy.report.export_pytest import identifier, reproduction_file_name  # noqa: E402
 from pytest_fairy.report.store import item_folder_name  # noqa: E402
 
-TYPED = re.compile(r"FAIRY_TYPED_\d+")
 SHOWN = 6  # exports that did not tell the twins apart, listed with why
 OUTPUT_LIMIT = 300
 
@@ -84,7 +81,7 @@ def _runs(caught: Caught, into: Path, farm: Farm) -> list[Run]:
     apps = into / f"world{caught.world.seed}"
     bug, clean = apps / caught.twin / "app.yaml", apps / "clean" / "app.yaml"
     test_file = folder / reproduction_file_name(caught.feature)
-    typed = {name: _password(caught) for name in TYPED.findall(_read(test_file))}
+    typed = caught.world.typed(caught.feature, _read(test_file))
     return [
         _pytest(test_file, caught, bug, clean, farm, typed),
         _maestro(folder / flow_file_name(identifier(caught.feature)), caught, bug, clean, typed),
@@ -126,11 +123,6 @@ def _maestro(file: Path, caught: Caught, bug: Path, clean: Path, typed: dict[str
     if outcomes[0] == "green" and not why:
         why = "passes on the bug twin"
     return Run("maestro", caught, True, outcomes[0], outcomes[1], why)
-
-
-def _password(caught: Caught) -> str:
-    inputs = caught.world.feature(caught.feature).inputs or {}
-    return next((value for value in inputs.values() if value in PASSWORDS), "")
 
 
 def _read(file: Path) -> str:

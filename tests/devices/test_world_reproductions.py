@@ -9,7 +9,6 @@ reproduction does, on a seeded sample of them. benchmarks/bench_worlds.py measur
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -17,7 +16,6 @@ import pytest
 from device_helpers import Farm, run_exported
 from maestro_flows import FlowFailed, run_flow
 from worlds import World, generate, write
-from worlds.words import PASSWORDS
 
 from fairy_virtual import VirtualDevice
 from pytest_fairy.report.export_maestro import flow_file_name
@@ -25,16 +23,8 @@ from pytest_fairy.report.export_pytest import identifier, reproduction_file_name
 
 pytestmark = pytest.mark.wire
 
-TYPED = re.compile(r"FAIRY_TYPED_\d+")
 # Seeds whose bug twins the offline explorer reaches within the specs' budgets, and some it does not.
 SEEDS = (1, 2, 6)
-
-
-def password(world: World, feature: str) -> str:
-    """The password `feature` of `world` signs in with (its inputs); without one the run typed a value of
-    its own, which the app refused: a stand-in the app refuses too."""
-    values = (world.feature(feature).inputs or {}).values()
-    return next((value for value in values if value in PASSWORDS), "any-password")
 
 
 def verdicts(junit: Path) -> dict[tuple[str, str], tuple[str, str]]:
@@ -90,9 +80,7 @@ def test_clean_twins_pass_bugs_fail_at_their_element_and_exports_tell_the_twins_
     for world_name, twin_name, feature in caught:
         name = reproduction_file_name(feature)
         (exported,) = [p for p in artifacts.rglob(name) if f"{world_name}_{twin_name}_" in p.parent.name]
-        # What the run typed into password fields, the export reads from the environment.
-        secret = password(worlds[world_name], feature)
-        typed = {name: secret for name in TYPED.findall(exported.read_text("utf-8"))}
+        typed = worlds[world_name].typed(feature, exported.read_text("utf-8"))
         broken = farm.serve(worlds_dir / world_name / twin_name / "app.yaml")
         failing = run_exported(exported, broken, farm, tmp_path / f"{twin_name}-{world_name}-broken", typed)
         assert failing.returncode == 1, failing.stdout + failing.stderr

@@ -9,8 +9,11 @@ twins out, the tests and the benchmark read them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from .words import PASSWORDS
 
 # What a correct tool may say about a feature of the clean twin: it works, so never "failed".
 CLEAN_VERDICT = "passed"
@@ -25,6 +28,11 @@ WRONG_SCREEN = "wrong_screen"  # an element opens another screen than its label 
 LOST_SETTING = "lost_setting"  # a switch that is off again after coming back
 KEPT_NOTHING = "kept_nothing"  # a keep that says it kept, and its page of kept things stays empty
 BUG_KINDS = (CRASH, DEAD, ERROR, WRONG_SCREEN, LOST_SETTING, KEPT_NOTHING)
+# What an exported reproduction reads from the environment: a value the run typed into a password field.
+TYPED = re.compile(r"FAIRY_TYPED_\d+")
+# Typed for a password where the feature gives none: the run typed a value of its own, which the app
+# refused; a stand-in is refused too.
+REFUSED_PASSWORD = "any-password"
 
 
 @dataclass(frozen=True)
@@ -155,6 +163,13 @@ class World:
             if feature.name == name:
                 return feature
         raise KeyError(name)
+
+    def typed(self, feature: str, export: str) -> dict[str, str]:
+        """The environment the exported reproduction `export` of `feature` reads what the run typed from:
+        each `FAIRY_TYPED_n` it names, set to the password the feature signs in with (its inputs)."""
+        values = (self.feature(feature).inputs or {}).values()
+        password = next((value for value in values if value in PASSWORDS), REFUSED_PASSWORD)
+        return {name: password for name in TYPED.findall(export)}
 
     def twin(self, name: str) -> Twin:
         for twin in self.twins:
