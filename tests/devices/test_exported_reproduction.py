@@ -18,6 +18,7 @@ from device_helpers import NOTES_APP, Farm, run_exported
 
 from fairy_virtual.wire.u2server import METHOD_NOT_FOUND, RpcError, UiautomatorServer
 from tests.core.test_keeps_kept import RECIPES, SPEC
+from tests.explorer.inline_apps import write_suite
 from tests.goals.test_goal_verdicts import DRAWER, DRAWER_SPEC
 
 pytestmark = pytest.mark.wire
@@ -302,11 +303,3 @@ def twins(
     shutil.copytree(suite, project.path / suite.name)
     clean = suite.with_name(f"{suite.name}_clean") / "app.yaml"
     return red_then_green(project, farm, runs, suite.name, suite / "app.yaml", clean, failure, *options)
-
-
-def write_suite(folder: Path, app: str, spec: str) -> Path:
-    """`app` and `spec` as a suite in `folder` (app.yaml, test_app.yaml); the app model's path."""
-    folder.mkdir(parents=True)
-    (folder / "app.yaml").write_text(app, "utf-8")
-    (folder / "test_app.yaml").write_text(spec, "utf-8")
-    return folder / "app.yaml"

@@ -53,17 +53,24 @@ DEAD_CHECKOUT_APP = SHOP_APP.replace(
 )
 
 
+def write_suite(folder: Path, app: str, spec: str) -> Path:
+    """`app` and `spec` as a suite in `folder` (app.yaml, test_app.yaml); the app model's path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "app.yaml").write_text(app, "utf-8")
+    (folder / "test_app.yaml").write_text(spec, "utf-8")
+    return folder / "app.yaml"
+
+
 def explore_inline(
     folder: Path, app: str, spec: str, brain: Brain | None = None, sinks: Sequence[StepSink] = ()
 ) -> Exploration:
     """Write `app` (app.yaml) and `spec` (test_app.yaml, `virtual: app.yaml`) into `folder` and explore
     the spec's first feature on the virtual device, with `brain` (default: the offline brain), its steps
     told to `sinks`."""
-    (folder / "app.yaml").write_text(app, "utf-8")
-    (folder / "test_app.yaml").write_text(spec, "utf-8")
+    app_model = write_suite(folder, app, spec)
     loaded = load_spec(folder / "test_app.yaml")
     feature = loaded.features[0]
-    device = VirtualDevice(folder / "app.yaml", latency=False)
+    device = VirtualDevice(app_model, latency=False)
     explorer = Explorer(device, brain or OfflineBrain(), sinks=list(sinks))
     return explorer.explore(target_of(loaded, feature), mission_of(loaded, feature))
 
