@@ -1,5 +1,7 @@
 """Settings the app must keep: a switch or box the run set, shown the other way once the run left its page
-and came back, untouched since, is a setting the app lost (`Contradiction.LOST`)."""
+and came back, untouched since, is a setting the app lost (`Contradiction.LOST`). An option of a group (a
+radio button, a chip: the day a schedule shows, a sort order) is a choice of the page's view, which a page
+opened afresh may well reset: not a setting."""
 
 from __future__ import annotations
 
@@ -7,6 +9,9 @@ from dataclasses import dataclass
 
 from pytest_fairy.explore.facts import Control, Facts, fields_of, usable
 from pytest_fairy.perception.screen import Screen
+
+# Checkable classes that are one choice of several, not a setting on or off by itself.
+GROUP_OPTIONS = ("RadioButton", "Chip")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +39,9 @@ class Settings:
         """The action of `step` on `ref` led from `screens[0]` to `screens[1]`: a setting it set, or one
         it found lost on the page it came to."""
         acted_on, reached = screens
-        marks = {m.ref: m for m in usable(reached) if m.node.checkable}
+        marks = {
+            m.ref: m for m in usable(reached) if m.node.checkable and not _one_of_a_group(m.node.class_name)
+        }
         if facts.control is Control.OPTION and ref in marks and not fields_of(usable(acted_on)):
             self._set[ref] = Lost(marks[ref].label, marks[ref].node.checked, step)
             return None
@@ -45,6 +52,10 @@ class Settings:
             if kept is not None and mark.node.checked != kept.was:
                 return self._set.pop(found)
         return None
+
+
+def _one_of_a_group(class_name: str) -> bool:
+    return any(kind in class_name for kind in GROUP_OPTIONS)
 
 
 def _on(checked: bool) -> str:

@@ -423,6 +423,23 @@ def test_a_setting_shown_the_other_way_when_the_run_came_back_is_lost() -> None:
     assert str(found) == "step 4 (tap Settings on Library) showed 'Night reading mode' off again, though step 2 turned it on"
 
 
+def test_an_option_of_a_group_shown_unchosen_when_the_run_came_back_is_no_lost_setting() -> None:
+    """A day chip filtering a schedule, a sort order: one choice of several, which a page opened afresh
+    may well reset. Only a switch or box the run turned on or off is a setting the app must keep."""
+
+    def thursday(checked: bool) -> object:
+        return v("RadioButton", "Thu", id="chip_thu", checkable=True, clickable=True, checked=checked)
+
+    cov, home = start(page("Home", button("Schedule")))
+    schedule = look(page("Schedule", thursday(False)), activity="a.Schedule")
+    chosen = look(page("Schedule", thursday(True)), activity="a.Schedule")
+    act(cov, 1, home, "Schedule", OutcomeKind.NEW_STATE, schedule)
+    act(cov, 2, schedule, "Thu", OutcomeKind.CONTENT_CHANGED, chosen)
+    cov.acted(3, chosen[0], "back|||", "back", Outcome("back", OutcomeKind.STATE_CHANGED), home[0], (chosen[1], home[1]))
+    act(cov, 4, home, "Schedule", OutcomeKind.STATE_CHANGED, schedule)
+    assert cov.evidence(["On the Schedule tab pick Thu, then book Spin Express"]) is None
+
+
 def test_a_switch_the_page_itself_turned_back_is_not_lost() -> None:
     """Reset to defaults turns it off on the page it is on, by design: lost means lost across a visit."""
     cov, settings = start(page("Settings", night(False), button("Reset to defaults")))
