@@ -132,12 +132,12 @@ def run_batch(
     return outcomes, last
 
 
-def reached(
-    items: dict[tuple[str, str], Item], worlds: list[World], artifacts: Path
-) -> set[tuple[str, str]]:
+def reached(items: dict[tuple[str, str], Item], worlds: list[World], artifacts: Path) -> set[tuple[str, str]]:
     """The bug items whose run acted on the bug's element: an action labelled as the bug's (`Item.at`)
     taken on the screen its twin changed (that screen's activity, and its title where the model gives it
-    one). A bug that needs a visit count or data the run did not set up counts as reached all the same."""
+    one). Where the defect shows away from that screen (a keep that keeps nothing, seen on the page of
+    kept things), an action on the bug's element anywhere after one on the changed screen. A bug that
+    needs a visit count or data the run did not set up counts as reached all the same."""
     by_seed = {w.seed: w for w in worlds}
     found = set()
     for key, item in items.items():
@@ -147,14 +147,28 @@ def reached(
         twin = world.twin(item.twin)
         dialogs = {d["id"] for d in twin.app["dialogs"]}
         screens = [(s, s["id"] in dialogs) for s in world.bug_screens(twin)]
+        elsewhere = not any(label in item.at() for screen, _ in screens for label in _labels(screen))
         for steps in artifacts.glob(f"sessions/*/{item_folder_name(item.nodeid)}/steps.jsonl"):
+            changed_before = False
             for line in steps.read_text("utf-8").splitlines():
                 step = json.loads(line)
-                if _label(step.get("action", "")) in item.at() and any(
-                    _on(step, screen, dialog) for screen, dialog in screens
+                on_changed = any(_on(step, screen, dialog) for screen, dialog in screens)
+                if _label(step.get("action", "")) in item.at() and (
+                    on_changed or (elsewhere and changed_before)
                 ):
                     found.add(key)
+                changed_before = changed_before or on_changed
     return found
+
+
+def _labels(tree: object) -> set[str]:
+    """Every text an app model's screen (or any part of it) shows, casefolded."""
+    if isinstance(tree, dict):
+        own = {tree["text"].casefold()} if isinstance(tree.get("text"), str) else set()
+        return own.union(*(_labels(value) for value in tree.values()))
+    if isinstance(tree, list):
+        return set().union(*(_labels(value) for value in tree))
+    return set()
 
 
 def _on(step: dict[str, str], screen: dict[str, object], dialog: bool) -> bool:
