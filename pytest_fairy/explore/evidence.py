@@ -15,9 +15,10 @@ What contradicts a feature (`Contradiction`), from what the screens before and a
   (`Invalid phone number`, `请输入正确的手机号`) only then: made-up input is refused by a working app too;
   and a tap of a button that changed nothing while its page still showed the error an earlier tap of it
   showed there: the same refusal (`tried.Log`);
-- a wrong screen: a tap (not a way out such as Navigate up) that left its page for the screen another
-  element names - one of the same page (a copy-paste slip `我的订单` -> `我的收藏`), or one that led to
-  that very screen elsewhere in the run - not merely a screen whose title differs from the label; or a
+- a wrong screen: a tap (not a way out such as Navigate up, nor a dialog's button that closed it) that
+  left its page for the screen another element names - one of the same page (a copy-paste slip `我的订单`
+  -> `我的收藏`), or one that led to that very screen elsewhere in the run - not merely a screen whose
+  title differs from the label; or a
   list's row the feature names that opened the screen another row of that list opened, which shows none
   of its words (`tried.Log`), or a row's page that shows another row's label and none of its words
   (普拉提核心塑形 opening the page of 战绳爆发力训练, the row above it);

@@ -23,6 +23,7 @@ from pytest_fairy.explore.vocabulary import (
     says,
 )
 from pytest_fairy.perception.hierarchy import Node
+from pytest_fairy.perception.layers import LayerKind
 from pytest_fairy.perception.reading import reading_order
 from pytest_fairy.perception.refs import list_row
 from pytest_fairy.perception.relevance import overlap, tokens
@@ -56,8 +57,9 @@ class Facts:
     query: bool = False  # its screen asks for a query (a search field): the run's own words may find nothing
     searched: bool = False  # its screen asks for a query, and a field holds the spec's test data
     nothing_found: str = ""  # a new text of its outcome saying that nothing was found
-    # A way out (Navigate up, 返回, 关闭), or a button that finishes its page (I agree, Save, 确定): it
-    # names no screen, and goes wherever the back stack says, so where it leads is never a wrong screen.
+    # A way out (Navigate up, 返回, 关闭), a button that finishes its page (I agree, Save, 确定), or a
+    # dialog's button that closed it (Remove, 删除, Log out: an act, not a screen): it names no screen, and
+    # goes wherever the back stack says, so where it leads is never a wrong screen.
     leaving: bool = False
     # The labels of the other elements a person could use there, but its fields (what they show is input).
     siblings: tuple[str, ...] = ()
@@ -121,7 +123,7 @@ def facts_of(
         query=asks and not searched,
         searched=searched,
         nothing_found=found_none[0][:ERROR_QUOTED] if found_none else "",
-        leaving=_leaving(label) or says(label, FINISHING_WORDS),
+        leaving=_leaving(label) or says(label, FINISHING_WORDS) or (closed and _of_a_dialog(mark)),
         siblings=tuple(m.label for m in marks if m is not mark and m.label and not m.node.editable),
         error=errors[0][:ERROR_QUOTED] if errors else "",
         showing=tuple(t[:ERROR_QUOTED] for t in seen_texts(acted_on) if refuses(t, tester)),
@@ -231,6 +233,14 @@ def _row_shown(marks: Sequence[Mark], mark: Mark | None, texts: Sequence[str]) -
         return ""
     rows = {m.label for m in marks if m is not mark and m.label and _list_of(m) == in_list}
     return next((text for text in texts if text in rows), "")
+
+
+def _of_a_dialog(mark: Mark | None) -> bool:
+    """`mark` is a button of a dialog (an alert's Remove, a confirm's OK): not an item of a menu, a sheet,
+    a drawer or a dialog's list, which may each name a screen."""
+    if mark is None or mark.layer not in (LayerKind.DIALOG, LayerKind.SYSTEM_DIALOG):
+        return False
+    return mark.node.short_class.endswith("Button") and not mark.node.checkable
 
 
 def _control(mark: Mark | None) -> Control:

@@ -53,6 +53,38 @@ def test_a_tap_that_opened_the_screen_a_sibling_names_is_the_evidence() -> None:
     assert str(found) == "step 1 (tap 我的订单 on 我的) opened 我的收藏 instead, which '我的收藏' names"
 
 
+def test_the_confirm_of_a_dialog_that_went_back_to_a_page_another_element_opens_is_no_wrong_screen() -> None:
+    """A dialog's button (Remove, 删除, Log out) names an act, not a screen: once the dialog is gone the app
+    goes wherever it goes next, the list it came from, which a tab opens too."""
+    cov, today = start(page("Today", button("Cities")))
+    cities = look(page("Cities", button("Lisbon"), button("Madrid")), activity="a.Cities")
+    lisbon = look(page("Lisbon", button("Remove city")), activity="a.City")
+    confirm = window(PKG, v("TextView", "Remove Lisbon?", id="message"), button("Cancel"), button("Remove"), bounds=(100, 800, 980, 1600))
+    asking = look(page("Lisbon", button("Remove city")), confirm, activity="a.City")
+    act(cov, 1, today, "Cities", OutcomeKind.NEW_STATE, cities)
+    act(cov, 2, cities, "Lisbon", OutcomeKind.NEW_STATE, lisbon)
+    act(cov, 3, lisbon, "Remove city", OutcomeKind.NEW_STATE, asking)
+    act(cov, 4, asking, "Remove", OutcomeKind.STATE_CHANGED, cities)
+    assert cov.evidence(["remove Lisbon from saved cities: open Lisbon, tap Remove city, confirm with Remove"]) is None
+
+
+def test_an_item_of_a_dialogs_list_that_opened_the_screen_another_element_opens_is_the_evidence() -> None:
+    """A dialog of navigation items (a menu drawn as a dialog): each item names a screen, unlike its buttons."""
+    cov, home = start(page("每日新闻", button("设置"), button("导航")))
+    settings = look(page("设置", button("关于每日新闻")), activity="a.Settings")
+    about = look(page("关于每日新闻", v("TextView", "版本 3.2.0", id="version")), activity="a.About")
+    menu = window(PKG, v("TextView", "浏览历史", id="nav_history", clickable=True), v("TextView", "意见反馈", id="nav_feedback", clickable=True), bounds=(100, 800, 980, 1600))
+    opened = look(page("每日新闻", button("设置"), button("导航")), menu)
+    act(cov, 1, home, "设置", OutcomeKind.NEW_STATE, settings)
+    act(cov, 2, settings, "关于每日新闻", OutcomeKind.NEW_STATE, about)
+    cov.acted(3, about[0], "back|||", "back", Outcome("back", OutcomeKind.STATE_CHANGED), home[0], (about[1], home[1]))
+    act(cov, 4, home, "导航", OutcomeKind.NEW_STATE, opened)
+    act(cov, 5, opened, "意见反馈", OutcomeKind.NEW_STATE, about)
+    assert str(cov.evidence(["feedback from the drawer: 意见反馈"])) == (
+        "step 5 (tap 意见反馈 on 每日新闻) opened 关于每日新闻 instead, which '关于每日新闻' on 设置 opens"
+    )
+
+
 def test_a_tab_that_opened_the_me_tabs_screen_is_the_evidence() -> None:
     """`Me` is all function words, and still the name of its tab and its screen."""
     cov, home = start(page("BookNook", button("Home"), button("Inbox"), button("Me")))
