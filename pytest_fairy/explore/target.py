@@ -47,15 +47,17 @@ class Target:
 
 def input_named(inputs: Sequence[tuple[str, str]], *names: str) -> str | None:
     """The test data of `inputs` for a field known by `names` (its label, hint, text, resource id): a
-    value whose name is one of them (case aside) first, else one whose name is within one; None when none
-    is."""
+    value whose name is one of them (case aside) first, else the one whose name is the longest within one
+    (`新金额` over `金额` for `输入新金额`); None when none is."""
     known = [n.strip().casefold() for n in names if n and n.strip()]
-    for exact in (True, False):
-        for name, value in inputs:
-            wanted = name.strip().casefold()
-            if any(wanted == n if exact else wanted in n for n in known):
-                return value
-    return None
+    named = [(name.strip().casefold(), value) for name, value in inputs]
+    exact = next((value for wanted, value in named if wanted in known), None)
+    if exact is not None:
+        return exact
+    within = [
+        (len(wanted), -i, value) for i, (wanted, value) in enumerate(named) if any(wanted in n for n in known)
+    ]
+    return max(within)[2] if within else None
 
 
 # Test data a goal gives in its own words: 姓名填“王芳”, 手机号输入为「139...」; type 'banana' into the Search

@@ -47,6 +47,13 @@ def test_a_name_met_whole_wins_over_one_within_a_longer_name() -> None:
     assert text_for(field("Full name"), target(given_)) == "Zhang Wei"
 
 
+def test_of_names_within_a_fields_name_the_longest_wins_whatever_their_order() -> None:
+    given_ = (("金额", "100"), ("新金额", "80"))
+    assert text_for(field("输入新金额（留空不改）"), target(given_)) == "80"
+    assert text_for(field("输入金额"), target(given_)) == "100"
+    assert text_for(field("Amount to add"), target((("amount", "5"), ("Amount to", "7")))) == "7"
+
+
 def test_an_empty_input_keeps_the_field_empty() -> None:
     assert text_for(field("Name"), target((("Name", ""),))) == ""
 
