@@ -129,3 +129,27 @@ def test_a_value_takes_the_type_its_variable_was_declared_with() -> None:
     tap(device, "Copy")
     shown = texts(device)
     assert "50" in shown and "off at 12.5" in shown, shown
+
+
+COPIES = """
+app: {name: Copies, package: com.example.copies, launch: main}
+variables: {cur: 3, target: 0, amt: "", total: 100, price: "26.00"}
+screens:
+  - id: main
+    activity: .MainActivity
+    elements:
+      - {id: tv_state, text: "{var:target} {var:total} {var:price}"}
+      - {class: Button, text: Copy, on_tap: [{calc: {target: cur}}]}
+      - {class: Button, text: Pay, on_tap: [{set: {amt: "36.80"}}, {calc: {total: total - amt}}]}
+      - {class: Button, text: Raise, on_tap: [{calc: {price: price + 1}}]}
+"""
+
+
+def test_a_bare_variable_set_text_and_a_result_in_text_calculate_as_written() -> None:
+    # A bare variable is a calculation; text a `set` wrote counts as its number, as typed text does;
+    # a result into a text variable is its digits, without the trailing zeros the text had.
+    device = VirtualDevice(parse_app_model(COPIES), latency=False)
+    device.launch("com.example.copies")
+    for button in ("Copy", "Pay", "Raise"):
+        tap(device, button)
+    assert "3 63.2 27" in texts(device), texts(device)

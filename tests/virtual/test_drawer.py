@@ -68,3 +68,29 @@ def test_back_closes_the_drawer_before_it_leaves_the_screen() -> None:
     device.press(Key.BACK)
     assert not any(n.class_name.endswith("NavigationView") for n in nodes(device))
     assert device.current_app().package == PKG
+
+
+LOG_OUT = "      - {text: Log out, clickable: true, on_tap: [{dialog: confirm}]}\n"
+CONFIRM = """
+  - id: confirm
+    title: Log out?
+    elements:
+      - {class: Button, text: Cancel, on_tap: [close]}
+      - {class: Button, text: Log out now, on_tap: [{reset: archive}]}
+"""
+
+
+def test_a_drawer_item_opens_a_dialog_over_the_drawer_which_stays_open_beneath() -> None:
+    device = VirtualDevice(parse_app_model(APP + LOG_OUT + CONFIRM), latency=False, clock=ManualClock())
+    device.launch(PKG)
+    tap(device, "Open navigation menu")
+    tap(device, "Log out")
+    screen, dialog = parse_hierarchy(device.dump_hierarchy())
+    assert "Log out?" in {n.text for n in dialog.iter()}
+    assert any(n.class_name.endswith("NavigationView") for n in screen.iter())
+    tap(device, "Cancel")  # back to the open drawer
+    assert len(parse_hierarchy(device.dump_hierarchy())) == 1 and "Log out" in texts(device)
+    tap(device, "Log out")
+    tap(device, "Log out now")  # a reset closes the dialog and the drawer
+    assert not any(n.class_name.endswith("NavigationView") for n in nodes(device))
+    assert device.current_app().activity.endswith(".ArchiveActivity")

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
-from virtual_helpers import FOOD, FOOD_PACKAGE, NOTES, NOTES_PACKAGE, find, tap
+from virtual_helpers import FOOD, FOOD_PACKAGE, NOTES, NOTES_PACKAGE, find, nodes, tap
 
-from fairy_virtual import VirtualDevice, load_app_model
+from fairy_virtual import VirtualDevice, load_app_model, parse_app_model, render
 from fairy_virtual.dump import dump_xml
 from fairy_virtual.views import View, Window
 from pytest_fairy.perception.hierarchy import Bounds, parse_hierarchy
@@ -92,3 +92,48 @@ def test_typed_text_arrives_literally(text: str) -> None:
     # XML cannot carry most control characters; uiautomator's dumper shows them as ".".
     assert field.text == re.sub("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff"
                                 "\ufdd0-\ufddf\ufffe\uffff]", ".", text)
+
+
+SHOP = """
+app: {name: Shop, package: com.example.shop, launch: menu}
+screens:
+  - id: menu
+    activity: .MenuActivity
+    title: Menu
+    elements:
+      - {id: tv_head, text: Drinks}
+      - class: RecyclerView
+        id: rv_drinks
+        list: {rows: 30, row_height: 180, row: {text: "Drink {i}"}}
+      - {class: Button, id: btn_cart, text: Cart (0), dock: bottom}
+      - class: LinearLayout
+        id: tab_bar
+        orientation: horizontal
+        dock: bottom
+        children:
+          - {text: Home, clickable: true, on_tap: []}
+          - {text: Order, clickable: true, on_tap: [], selected: true}
+      - {id: card_box, style: card, padding: 20, children: [{text: Line one}, {text: Line two}], bounds: [0, 700, 1080, 1000]}
+"""
+
+
+def test_no_status_bar_the_flow_below_the_toolbar_and_docked_views_stacked_in_order() -> None:
+    device = VirtualDevice(parse_app_model(SHOP), latency=False)
+    device.launch("com.example.shop")
+    assert find(device, "toolbar").bounds == Bounds(0, 0, 1080, 168)  # the window starts at the top
+    assert find(device, "tv_head").bounds == Bounds(40, 208, 1040, 318)
+    # Docked views stack up from the bottom edge in the order written: the last one is the lowest.
+    assert find(device, "tab_bar").bounds == Bounds(40, 2290, 1040, 2400)  # a TextView's height, 110
+    assert find(device, "btn_cart").bounds == Bounds(40, 2146, 1040, 2290)
+    assert find(device, "rv_drinks").bounds == Bounds(40, 342, 1040, 2146)  # 1804 px: 10 rows and 4 px
+    rows = [n for n in nodes(device) if n.text.startswith("Drink ")]
+    assert len(rows) == 11 and rows[-1].bounds.height == 4
+
+
+def test_a_card_holding_children_is_drawn_behind_them_as_tall_as_they_are() -> None:
+    app = SHOP.replace(", bounds: [0, 700, 1080, 1000]}", "}")  # in the flow, below the list
+    device = VirtualDevice(parse_app_model(app), latency=False)
+    device.launch("com.example.shop")
+    card, one = find(device, "card_box").bounds, find(device, "Line one").bounds
+    assert card.height == 2 * 20 + 110 + 24 + 110 and one.top == card.top + 20
+    assert device.screenshot().getpixel((card.left + 10, card.top + 10)) == render.CARD

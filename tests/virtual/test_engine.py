@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from virtual_helpers import FOOD, FOOD_PACKAGE, NOTES, NOTES_PACKAGE, find, nodes, tap, texts
 
-from fairy_virtual import AppModel, ManualClock, VirtualDevice, load_app_model
+from fairy_virtual import AppModel, ManualClock, VirtualDevice, load_app_model, parse_app_model
 from pytest_fairy.devices.protocol import Key
 from pytest_fairy.errors import DeviceError
 from pytest_fairy.perception.hierarchy import parse_hierarchy
@@ -378,3 +378,99 @@ def test_popup_is_its_own_window_anchored_under_the_button(food: VirtualDevice) 
     food.tap(540, 2000)  # outside the popup: it closes, the tap goes nowhere else
     assert len(parse_hierarchy(food.dump_hierarchy())) == 1
     assert food.current_app().activity.endswith(".HomeActivity")
+
+
+# ---- what a tap runs, and in which order ----------------------------------------------------------
+
+TAPS = """
+app: {name: Taps, package: com.example.taps, launch: home}
+variables: {unit: C, alerts: false, log: "", amt: "26.00", left: 0}
+screens:
+  - id: home
+    activity: .MainActivity
+    title: "Home {var:unit} {var:left} {var:log}"
+    elements:
+      - {class: Button, text: Units, on_tap: [{dialog: units}]}
+      - {class: Switch, text: Alerts, var: alerts, on_tap: [{when: alerts, toast: Alerts on}]}
+      - {class: Button, text: Edit, on_tap: [{go: edit}]}
+      - class: RecyclerView
+        id: rv_drinks
+        height: 400
+        list:
+          on_tap: [{set: {log: "{var:log}L{i}"}}]
+          rows:
+            - {text: Header}
+            - class: LinearLayout
+              orientation: horizontal
+              on_tap: [{set: {log: "{var:log}R{i}"}}]
+              children:
+                - {text: Milk tea}
+                - {class: Button, text: Options, on_tap: [{set: {log: "{var:log}B{i}"}}]}
+  - id: edit
+    activity: .EditActivity
+    title: Edit
+    elements:
+      - {class: EditText, id: et_written, text: "26.00"}
+      - {class: EditText, id: et_bound, var: amt}
+      - {class: Button, text: Leave, on_tap: [{dialog: leave}]}
+dialogs:
+  - id: units
+    title: Units
+    elements:
+      - {class: RadioButton, text: Fahrenheit, group: unit, value: F, on_tap: [{set: {log: "{var:unit}"}}, close]}
+  - id: leave
+    title: Leave?
+    elements:
+      - {class: Button, text: Leave now, on_tap: [finish, {inc: {left: 1}}, {toast: Left}]}
+"""
+
+
+def taps(clock: ManualClock | None = None) -> VirtualDevice:
+    device = VirtualDevice(parse_app_model(TAPS), latency=False, clock=clock or ManualClock())
+    device.launch("com.example.taps")
+    return device
+
+
+def test_a_checkable_changes_before_its_on_tap_which_reads_the_new_value(clock: ManualClock) -> None:
+    device = taps(clock)
+    tap(device, "Units")
+    tap(device, "Fahrenheit")  # the group is set first: the effects see F, and `close` ends the dialog
+    assert len(parse_hierarchy(device.dump_hierarchy())) == 1
+    assert find(device, "toolbar_title").text == "Home F 0 F"
+    tap(device, "Alerts")
+    assert device.toasts() == ["Alerts on"]
+    clock.advance(10)
+    tap(device, "Alerts")  # turned off: the effect's `when` reads false
+    assert device.toasts() == []
+
+
+def test_a_button_inside_a_given_row_takes_the_tap_alone() -> None:
+    device = taps()
+    tap(device, "Options")
+    assert find(device, "toolbar_title").text == "Home C 0 B2"  # neither the row's nor the list's on_tap
+    tap(device, "Milk tea")
+    assert find(device, "toolbar_title").text == "Home C 0 B2R2L2"  # the row's, then the list's
+
+
+def test_effects_after_finish_run_on_the_screen_it_uncovered() -> None:
+    device = taps()
+    tap(device, "Edit")
+    tap(device, "Leave")
+    tap(device, "Leave now")
+    assert len(parse_hierarchy(device.dump_hierarchy())) == 1  # the dialog closed with its screen
+    assert find(device, "toolbar_title").text == "Home C 1 " and device.toasts() == ["Left"]
+
+
+def test_typing_replaces_a_fields_written_text_and_appends_to_its_variable() -> None:
+    device = taps()
+    tap(device, "Edit")
+    tap(device, "et_written")
+    device.press_keycode(67)
+    assert find(device, "et_written").text == "26.00"  # the written text is no content: DEL leaves it be
+    device.type_text("36.8")
+    assert find(device, "et_written").text == "36.8"
+    tap(device, "et_bound")
+    device.type_text("36.8")
+    assert find(device, "et_bound").text == "26.0036.8" and device.variables["amt"] == "26.0036.8"
+    device.press_keycode(67)
+    assert device.variables["amt"] == "26.0036."

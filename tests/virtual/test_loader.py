@@ -152,3 +152,12 @@ def test_a_condition_that_orders_a_text_with_a_number_is_refused_where_it_is_wri
     (problem,) = problems_of("      - text: a\n        when: n > 1 and name > 3\n", header)
     assert problem.startswith("m.yaml:14: ") and "orders a text with a number (name > 3)" in problem, problem
     parse_app_model(header + "      - text: a\n        when: \"n > 1 and name == '3' and name > 'a'\"\n")
+
+
+def test_a_number_format_in_a_token_is_refused_and_a_card_may_hold_children() -> None:
+    # There is no `{var:NAME:format}`: the whole `total:.2f` is read as a variable's name.
+    header = HEADER.replace("  n: 0\n", "  n: 0\n  total: 5552.2\n")
+    (problem,) = problems_of("      - text: '¥{var:total:.2f}'\n", header)
+    assert problem.startswith("m.yaml:13: ") and "{var:total:.2f} names no declared variable" in problem
+    model = parse_app_model(HEADER + "      - {style: card, padding: 20, children: [{text: a}, {text: b}]}\n")
+    assert model.screens[0].elements[0].style == "card"
