@@ -229,15 +229,16 @@ def typed_like(declared: Scalar, value: int | float) -> Scalar:
 
 
 def as_number(value: Scalar) -> int | float | None:
+    """A number, or text that reads as one the way a number field takes it (`250`, `-12.5`, `.5`); None
+    for anything else (`abc`, `1_000`, `1e3`, `nan`: text Python would read, a phone's keypad would not)."""
     if _number(value):
         return value  # type: ignore[return-value]
-    if isinstance(value, str):
-        for kind in (int, float):
-            try:
-                return kind(value.strip())
-            except ValueError:
-                continue
+    if isinstance(value, str) and NUMBER_TEXT.fullmatch(text := value.strip()):
+        return float(text) if "." in text else int(text)
     return None
+
+
+NUMBER_TEXT = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 
 
 # ---- dynamic text -------------------------------------------------------------------------------
@@ -273,6 +274,11 @@ def check_tokens(text: str, variables: Mapping[str, Scalar]) -> None:
         name, arg = match.group(1), match.group(2)
         if name not in TOKENS:
             raise ExpressionError(f"unknown text token {{{name}}} in {text!r}; known: {', '.join(TOKENS)}")
+        if name == "var" and arg is not None and ":" in arg and arg.split(":", 1)[0] in variables:
+            raise ExpressionError(
+                f"{{var:{arg}}}: a variable shows as it is, with no format; keep the text to show in a "
+                f"text variable written by `set`"
+            )
         if name == "var" and arg not in variables:
             raise ExpressionError(f"{{var:{arg}}} names no declared variable")
         if name == "price" and arg is not None:

@@ -35,7 +35,8 @@ def change(
 
 def coerce(declared: Scalar | None, value: Scalar) -> Scalar:
     """`value` as a variable declared `declared` holds it: text that reads as one into a number or a
-    boolean variable (`"17"`, `"12.5"`, `"false"`), a number or a boolean into a text variable as shown."""
+    boolean variable (`"17"`, `"12.5"`, also into one declared `0`, `"false"`), a number or a boolean into a
+    text variable as shown."""
     if isinstance(declared, str) and not isinstance(value, str):
         return shown(value)
     if not isinstance(value, str) or declared is None or isinstance(declared, str):
@@ -43,6 +44,4 @@ def coerce(declared: Scalar | None, value: Scalar) -> Scalar:
     if isinstance(declared, bool):
         return {"true": True, "false": False}.get(value.strip(), value)
     number = as_number(value)
-    if number is None or isinstance(declared, int) and isinstance(number, float):
-        return value
-    return number
+    return value if number is None else number  # a whole-number variable takes `12.5` too, as calc's does

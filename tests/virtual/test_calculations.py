@@ -56,7 +56,7 @@ def test_a_fraction_stays_a_fraction() -> None:
     assert "Last 2.5" in texts(device)
 
 
-@pytest.mark.parametrize("amount", ["abc", "", "12,5"])
+@pytest.mark.parametrize("amount", ["abc", "", "12,5", "nan", "inf", "1_000", "1e3", "0x10"])
 def test_text_that_reads_as_no_number_leaves_the_variables_be(amount: str) -> None:
     device = typed(amount) if amount else phone()
     tap(device, "Send")
@@ -153,3 +153,23 @@ def test_a_bare_variable_set_text_and_a_result_in_text_calculate_as_written() ->
     for button in ("Copy", "Pay", "Raise"):
         tap(device, button)
     assert "3 63.2 27" in texts(device), texts(device)
+
+
+WHOLE = """
+app: {name: Whole, package: com.example.whole, launch: main}
+variables: {n: 0}
+screens:
+  - id: main
+    activity: .MainActivity
+    elements:
+      - {class: Button, text: Set, on_tap: [{set: {n: "12.5"}}]}
+      - {id: tv_n, text: "n is {var:n}", when: "n > 3"}
+"""
+
+
+def test_a_fraction_set_into_a_whole_number_variable_is_that_number() -> None:
+    # Declared `0`, the variable is a number: `"12.5"` is 12.5, which a condition compares as one.
+    device = VirtualDevice(parse_app_model(WHOLE), latency=False)
+    device.launch("com.example.whole")
+    tap(device, "Set")
+    assert "n is 12.5" in texts(device), texts(device)

@@ -155,9 +155,9 @@ def test_a_condition_that_orders_a_text_with_a_number_is_refused_where_it_is_wri
 
 
 def test_a_number_format_in_a_token_is_refused_and_a_card_may_hold_children() -> None:
-    # There is no `{var:NAME:format}`: the whole `total:.2f` is read as a variable's name.
+    # There is no `{var:NAME:format}`: the error says so, where.
     header = HEADER.replace("  n: 0\n", "  n: 0\n  total: 5552.2\n")
     (problem,) = problems_of("      - text: '¥{var:total:.2f}'\n", header)
-    assert problem.startswith("m.yaml:13: ") and "{var:total:.2f} names no declared variable" in problem
+    assert problem.startswith("m.yaml:13: ") and "{var:total:.2f}: a variable shows as it is, with no format" in problem
     model = parse_app_model(HEADER + "      - {style: card, padding: 20, children: [{text: a}, {text: b}]}\n")
     assert model.screens[0].elements[0].style == "card"
