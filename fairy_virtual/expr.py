@@ -228,6 +228,10 @@ def typed_like(declared: Scalar, value: int | float) -> Scalar:
     return shown(value) if isinstance(declared, str) else value
 
 
+# Text a number field takes: digits with an optional sign and decimal point.
+NUMBER_TEXT = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+
+
 def as_number(value: Scalar) -> int | float | None:
     """A number, or text that reads as one the way a number field takes it (`250`, `-12.5`, `.5`); None
     for anything else (`abc`, `1_000`, `1e3`, `nan`: text Python would read, a phone's keypad would not)."""
@@ -236,9 +240,6 @@ def as_number(value: Scalar) -> int | float | None:
     if isinstance(value, str) and NUMBER_TEXT.fullmatch(text := value.strip()):
         return float(text) if "." in text else int(text)
     return None
-
-
-NUMBER_TEXT = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 
 
 # ---- dynamic text -------------------------------------------------------------------------------
