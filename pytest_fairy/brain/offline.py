@@ -103,6 +103,7 @@ class OfflineBrain:
             for c in candidates
             if c.ref != undo and c.key not in tabs and self._fresh(state, c, labels.get(c.ref, ""))
         ]
+        lowest: Tier | None = None
         if self._open:
             tiers = {id(c): self._tier(page, c, labels.get(c.ref, "")) for c in untried}
             lowest = min(tiers.values(), default=None)
@@ -120,6 +121,11 @@ class OfflineBrain:
         ahead = None if self._open else self._ahead(ctx, leading, candidates, labels)
         if ahead is not None:
             return ahead
+        # Leaving the app is one of the start screen's own ways: more rows of a sampled list or a scroll
+        # (hundreds, on a long list) do not keep it waiting.
+        start_left = self._open and state == self._root and leading and lowest is not Tier.ELEMENT
+        if start_left and self._spread.back_untried(state):
+            return self._back_untried(state)
         if leading:
             return self._try(state, best(leading), ctx, candidates)
         if self._open and state != self._root and self._spread.back_untried(state) and not outside:

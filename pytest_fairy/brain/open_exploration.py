@@ -7,8 +7,9 @@ the screen it stands on: a new transition of the app's map. So, unlike a feature
   then more rows of a list whose rows all opened one layout, then a scroll (`Tier`); a walk from a screen
   with nothing left heads for a screen with elements first, though one with only rows or scrolls is nearer;
 - Back is an action of each screen too, taken once the screen has nothing else left, and walked back for
-  on a screen left by its Up button; the start screen's Back leaves the app (and what it keeps in memory),
-  so it waits for every other screen's work;
+  on a screen left by its Up button; the start screen's Back leaves the app (and what it keeps in memory):
+  once the screen has nothing left it waits for every other screen's work, but more rows of its sampled
+  list or a scroll (hundreds, on a long list) do not keep it waiting;
 - an element whose every try changed nothing is not tried again elsewhere, nor its rows' siblings once
   `DEAD_AFTER` of them did nothing;
 - an element of a kind that stayed on its screen whenever tried (a switch, a row that only shows a toast;

@@ -147,9 +147,13 @@ def test_a_features_search_tries_an_element_once_across_screens(tmp_path: Path) 
 
 
 def test_an_open_exploration_goes_back_from_a_screen_once_its_elements_are_tried(tmp_path: Path) -> None:
-    # Back from the start screen leaves the app: a way the app has, taken once; the search for a
-    # feature's target never takes it.
-    assert actions_on(explored(tmp_path / "open", OPEN_SPEC), "首页")[-1:] == ["back"]
+    # Back from the start screen leaves the app: a way the app has, taken once, after each of the
+    # screen's elements; the search for a feature's target never takes it.
+    home = actions_on(explored(tmp_path / "open", OPEN_SPEC), "首页")
+    assert home.count("back") == 1, home
+    back = home.index("back")
+    for element in ("文章一", "文章二", "片段 1", "搜索"):
+        assert any(element in action for action in home[:back]), home
     assert "back" not in actions_on(explored(tmp_path / "search", SEARCH_SPEC), "首页")
 
 
@@ -211,6 +215,16 @@ def test_an_open_exploration_takes_more_rows_of_a_sampled_list_after_the_other_s
     assert home[:settings] == [f"新闻 {i}" for i in range(1, FAMILY_SAMPLE + 1)], home
     assert len(home) > settings + 1 and home[settings + 1].startswith("新闻"), home  # and more rows after
 
+
+
+def test_the_start_screens_back_is_taken_before_more_rows_of_a_sampled_list(tmp_path: Path) -> None:
+    # Leaving the app is one of the start screen's own ways: more rows that open one page (hundreds, on a
+    # long list) do not keep it waiting.
+    sink = Recorded()
+    explore_inline(tmp_path, ROWS_APP, ROWS_SPEC, sinks=[sink])
+    home = actions_on(sink.steps, "首页")
+    more = next(i for i, a in enumerate(home) if a.endswith(f"新闻 {FAMILY_SAMPLE + 1}"))
+    assert "back" in home[:more], home
 
 # A shop: a list of goods that all open one product page, whose only way on is the cart; the cart's and
 # the home screen's tab bar leads to the categories, whose options are tried last of the tab bar's screens.
