@@ -216,7 +216,6 @@ def test_an_open_exploration_takes_more_rows_of_a_sampled_list_after_the_other_s
     assert len(home) > settings + 1 and home[settings + 1].startswith("新闻"), home  # and more rows after
 
 
-
 def test_the_start_screens_back_is_taken_before_more_rows_of_a_sampled_list(tmp_path: Path) -> None:
     # Leaving the app is one of the start screen's own ways: more rows that open one page (hundreds, on a
     # long list) do not keep it waiting.
@@ -225,6 +224,7 @@ def test_the_start_screens_back_is_taken_before_more_rows_of_a_sampled_list(tmp_
     home = actions_on(sink.steps, "首页")
     more = next(i for i, a in enumerate(home) if a.endswith(f"新闻 {FAMILY_SAMPLE + 1}"))
     assert "back" in home[:more], home
+
 
 # A shop: a list of goods that all open one product page, whose only way on is the cart; the cart's and
 # the home screen's tab bar leads to the categories, whose options are tried last of the tab bar's screens.
