@@ -194,7 +194,8 @@ class PageLog(StateIdentifier):
 
     def identify(self, screen: Screen) -> StateId:
         state = super().identify(screen)
-        self.pages.setdefault(state.key, (state, layout_of(screen)))
+        if state.key not in self.pages:
+            self.pages[state.key] = (state, layout_of(screen))
         return state
 
 

@@ -123,7 +123,7 @@ class OfflineBrain:
             return ahead
         # Leaving the app is one of the start screen's own ways: more rows of a sampled list or a scroll
         # (hundreds, on a long list) do not keep it waiting.
-        start_left = self._open and state == self._root and leading and lowest is not Tier.ELEMENT
+        start_left = self._open and state == self._root and bool(leading) and lowest is not Tier.ELEMENT
         if start_left and self._spread.back_untried(state):
             return self._back_untried(state)
         if leading:
