@@ -60,7 +60,7 @@ LOCALES = {"zh": "zh-CN", "en": "en-US"}
 
 T = TypeVar("T")
 # What a person does with the phone in hand: what counts towards `device.lock_after_actions`.
-INPUT_ACTIONS = frozenset({"tap", "long_tap", "swipe", "type_text", "press", "press_keycode"})
+INPUT_ACTIONS = frozenset({"tap", "long_tap", "swipe", "type_text", "clear_text", "press", "press_keycode"})
 Cost = Literal["dump", "screenshot", "action", "logcat", "none"]
 # Reads whose latency passes side by side with other calls' (a dump and a screenshot at once).
 SIDE_BY_SIDE = frozenset({"dump", "screenshot", "logcat"})
@@ -194,6 +194,9 @@ class VirtualDevice:
     def type_text(self, text: str) -> None:
         typing = len(text) * self._times.type_char
         self._call("type_text", (text,), "action", lambda: self._engine.type_text(text), typing)
+
+    def clear_text(self) -> None:
+        self._call("clear_text", (), "action", self._engine.clear_text, self._times.key)
 
     def press(self, key: Key) -> None:
         actions = {Key.BACK: self._engine.back, Key.HOME: self._engine.home, Key.ENTER: self._engine.enter}

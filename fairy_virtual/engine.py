@@ -12,6 +12,8 @@ type into), Back and Home do nothing, and the keyguard is the window in front.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fairy_virtual.clock import DeviceClock
 from fairy_virtual.layout import Layout, UiState
 from fairy_virtual.logcat import Logcat
@@ -189,24 +191,25 @@ class Engine:
         self.ui.scroll[key] = max(0, min(view.target.scroll_extent, self.ui.scroll.get(key, 0) + dy))
 
     def type_text(self, text: str) -> None:
-        field_view = self._focused_field()
-        if field_view is None or field_view.target is None or field_view.target.element is None:
-            return  # like a phone: typing with no focused field goes nowhere
-        element, key = field_view.target.element, field_view.target.key
-        if element.var is not None:
-            self.ui.variables[element.var] = str(self.ui.variables.get(element.var, "")) + text
-        else:
-            self.ui.texts[key] = self.ui.texts.get(key, "") + text
+        self._edit(lambda held: held + text)
+
+    def clear_text(self) -> None:
+        self._edit(lambda held: "")
 
     def delete_char(self) -> None:
+        self._edit(lambda held: held[:-1])
+
+    def _edit(self, change: Callable[[str], str]) -> None:
+        """The focused field's text changed by a key or a paste; like a phone, with no field focused it
+        goes nowhere."""
         field_view = self._focused_field()
         if field_view is None or field_view.target is None or field_view.target.element is None:
             return
         element, key = field_view.target.element, field_view.target.key
         if element.var is not None:
-            self.ui.variables[element.var] = str(self.ui.variables.get(element.var, ""))[:-1]
+            self.ui.variables[element.var] = change(str(self.ui.variables.get(element.var, "")))
         else:
-            self.ui.texts[key] = self.ui.texts.get(key, "")[:-1]
+            self.ui.texts[key] = change(self.ui.texts.get(key, ""))
 
     def enter(self) -> None:
         field_view = self._focused_field()

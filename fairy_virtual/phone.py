@@ -160,6 +160,9 @@ class VirtualPhone:
     def type_text(self, text: str) -> None:
         self._front.type_text(text)
 
+    def clear_text(self) -> None:
+        self._front.clear_text()
+
     def press(self, key: Key) -> None:
         self._front.press(key)
 

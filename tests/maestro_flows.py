@@ -3,7 +3,8 @@ defines their commands (docs.maestro.dev), so a flow can be tried on a bug twin 
 without Maestro's CLI, a JVM or a phone.
 
 A subset, not Maestro: `launchApp` (appId, clearState, stopApp), `stopApp`, `tapOn` / `longPressOn`,
-`inputText` (with `${NAME}` parameters), `swipe` (direction, from), `scroll`, `back`, `pressKey: Enter`,
+`inputText` (with `${NAME}` parameters), `eraseText` (delete pressed as many times; the cursor is at the
+end of the text), `swipe` (direction, from), `scroll`, `back`, `pressKey: Enter`,
 `assertVisible` / `assertNotVisible`. Anything else is refused loudly. A selector's `text` and `id` are
 regular expressions that must match the whole value; `text` matches a view's text or its content
 description; `checked` and `enabled` compare flags. Toasts count as visible text (Maestro reads them
@@ -21,6 +22,7 @@ from typing import Any
 import yaml
 
 from fairy_virtual import VirtualDevice
+from fairy_virtual.device import KEYCODE_DEL
 from pytest_fairy.devices.protocol import Key
 from pytest_fairy.perception.hierarchy import Bounds, Node, parse_hierarchy
 
@@ -39,6 +41,7 @@ FINGER = {"DOWN": "UP", "UP": "DOWN", "LEFT": "RIGHT", "RIGHT": "LEFT"}
 SCROLL_UNTIL_SECONDS = 20.0  # scrollUntilVisible's default timeout
 SCROLL_SECONDS = 1.0  # the device time a scroll of scrollUntilVisible takes
 PARAMETER = re.compile(r"\$\{(\w+)\}")
+ERASE_DEFAULT = 50  # eraseText with no count deletes up to 50 characters
 
 
 class FlowFailed(AssertionError):
@@ -109,6 +112,9 @@ class _Runner:
                 (device.tap if name == "tapOn" else device.long_tap)(x, y)
             case "inputText":
                 device.type_text(PARAMETER.sub(lambda m: self._parameter(m.group(1)), str(argument)))
+            case "eraseText":
+                for _ in range(ERASE_DEFAULT if argument is None else int(argument)):
+                    device.press_keycode(KEYCODE_DEL)
             case "swipe":
                 self._swipe(argument)
             case "scroll":

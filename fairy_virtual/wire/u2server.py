@@ -237,8 +237,7 @@ class UiautomatorServer:
         if not node.editable:
             return False
         self.device.tap(*node.bounds.center)
-        for _ in node.text:
-            self.device.press_keycode(KEYCODE_DEL)
+        self.device.clear_text()
         if text:
             self.device.type_text(text)
         return True

@@ -282,9 +282,9 @@ def _actions_for(
         searching = any(word in f"{node.resource_id} {label}".lower() for word in SEARCH_WORDS)
         text = text_for(mark, ctx.target, chinese=_HAN.search(ctx.screen.text) is not None)
         given = {value for _, value in ctx.target.inputs if value}
-        if not text or text in node.text or node.text in given:
+        if not text or node.text == text or node.text in given:
             # The spec's inputs keep it empty; or it holds that text, or the spec's own (its hint gone
-            # after a refused submit), already: typing appends.
+            # after a refused submit), already: typing it again would replace it with itself.
             return []
         action = Action(ActionKind.TYPE, mark.number, text)
         bonus = -15 if searching else FORM_FIRST_BONUS

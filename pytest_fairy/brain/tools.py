@@ -66,6 +66,8 @@ class FollowUp:
 
 
 NEXT_ACTION_TYPES = ("continue_current", "explore_deeper", "return_to_parent")
+# What a `type` action does with the field: the run clears it first (explore/action.py).
+TYPED_TEXT = "The text to type (type only): the field then holds it, whatever it held before; else null."
 VERDICTS = ("pass", "fail", "continue")
 
 
@@ -125,7 +127,7 @@ _FOLLOW_UP = _obj(
             "long_tap and type; the list for scroll (null = the whole screen); null for back, enter and "
             "restart.",
         },
-        "text": {"type": ["string", "null"], "description": "The text to type (type only), else null."},
+        "text": {"type": ["string", "null"], "description": TYPED_TEXT},
         "direction": {
             "type": ["string", "null"],
             "enum": [*(d.value for d in Direction), None],
@@ -164,7 +166,7 @@ def _next_action(max_follow_ups: int) -> JsonSchema:
                 "description": "The [n] mark number to act on: required for tap, long_tap and type; for "
                 "scroll the list to scroll (null = the whole screen); else null. Never a coordinate.",
             },
-            "text": {"type": ["string", "null"], "description": "The text to type (type only), else null."},
+            "text": {"type": ["string", "null"], "description": TYPED_TEXT},
             "direction": {
                 "type": ["string", "null"],
                 "enum": [*(d.value for d in Direction), None],

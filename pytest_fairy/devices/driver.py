@@ -151,6 +151,9 @@ class U2Device(u2_restart.ServerRestarting):
         )
         self._note = events.joined(self._note, typed)
 
+    def clear_text(self) -> None:
+        self._act("clear the focused field", u2_calls.clear_focused)
+
     def take_note(self) -> str:
         """What the calls since the last note said (the typing method, each reconnect), once: the
         explorer puts it in the step record."""

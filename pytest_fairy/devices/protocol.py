@@ -69,7 +69,12 @@ class Device(Protocol):
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None: ...
 
     def type_text(self, text: str) -> None:
-        """Type into the focused field. Any Unicode; never passed through a shell command line."""
+        """Type into the focused field, after what it holds. Any Unicode; never passed through a shell
+        command line."""
+        ...
+
+    def clear_text(self) -> None:
+        """Empty the focused field, wherever its cursor is; nothing when no field has focus."""
         ...
 
     def press(self, key: Key) -> None: ...

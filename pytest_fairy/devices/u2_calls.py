@@ -6,6 +6,7 @@ than the one exception it answers.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import time
 
@@ -48,6 +49,14 @@ def last_toast(d: u2.Device, _: adbutils.AdbDevice) -> list[str]:
     if message:
         d.jsonrpc.clearLastToast()
     return [str(message)] if message else []
+
+
+def clear_focused(d: u2.Device, _: adbutils.AdbDevice) -> None:
+    """Empty the view with input focus: uiautomator's clearTextField sets its text, so the whole of it goes
+    wherever the tap left the cursor (keys would delete only what is before it). No view with focus (a
+    custom view that takes text without it): nothing to clear."""
+    with contextlib.suppress(u2.exceptions.UiObjectNotFoundError):
+        d.jsonrpc.clearTextField(d(focused=True).selector)
 
 
 def wait_idle(d: u2.Device, seconds: float) -> bool | None:

@@ -133,6 +133,7 @@ def perform(
         case ActionKind.TYPE:
             assert target is not None and action.text is not None
             device.tap(*target.center)
+            device.clear_text()  # the field holds the text typed, not it after what it held
             device.type_text(secrets.reveal(action.text))
         case ActionKind.SCROLL:
             device.swipe(*_swipe_for(action.direction or Direction.DOWN, target, device), SWIPE_SECONDS)

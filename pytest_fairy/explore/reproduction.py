@@ -113,13 +113,17 @@ class Move:
     words: str  # as the step's record says it: `tap [3] 设置`
     on: str  # the state's key it was taken on
     on_title: str
+    # Typed into a field that showed this many characters (what it held, or the hint a phone reports as
+    # its text): the run's typing replaced them, so an exported flow erases them first.
+    held: int = 0
 
     @classmethod
     def of(cls, step: int, action: Action, screen: Screen, words: str, state_key: str) -> Move:
         target = action.target(screen)
         selector = selector_for(target.node, screen) if target is not None else None
         recorded = RecordedAction.of(action, screen)
-        return cls(step, recorded, selector, words, state_key, screen.title)
+        held = len(target.node.text) if target is not None and action.kind is ActionKind.TYPE else 0
+        return cls(step, recorded, selector, words, state_key, screen.title, held)
 
     @property
     def kind(self) -> ActionKind:

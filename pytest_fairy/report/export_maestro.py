@@ -29,6 +29,8 @@ from pytest_fairy.text import one_line
 _REGEX_SPECIAL = re.compile(r"([\\^$.|?*+()\[\]{}])")
 # Maestro's swipe names the finger's direction; an explorer's scroll names what comes into view.
 _SWIPE = {Direction.DOWN: "UP", Direction.UP: "DOWN", Direction.RIGHT: "LEFT", Direction.LEFT: "RIGHT"}
+# The most characters one `eraseText` deletes.
+ERASE_AT_ONCE = 100
 
 
 def flow_file_name(identifier: str) -> str:
@@ -172,7 +174,7 @@ def _commands(move: Move, i: int, env: dict[str, None]) -> list[Any]:
         case ActionKind.LONG_TAP if element is not None:
             return [{"longPressOn": element}]
         case ActionKind.TYPE if element is not None:
-            return [{"tapOn": element}, {"inputText": _typed(move, i, env)}]
+            return [{"tapOn": element}, *_erased(move.held), {"inputText": _typed(move, i, env)}]
         case ActionKind.SCROLL:
             direction = _SWIPE[Direction(action.direction or Direction.DOWN)]
             if element is None and direction == "UP":
@@ -188,6 +190,13 @@ def _commands(move: Move, i: int, env: dict[str, None]) -> list[Any]:
         case ActionKind.RESTART:  # the app under test stopped and launched again, its data kept
             return ["stopApp", "launchApp"]
     raise Unwritable(f"step {i} ({move.words}) acts on a view with nothing to find it by")
+
+
+def _erased(held: int) -> list[dict[str, int]]:
+    """What the field showed, erased before typing as the run's typing replaced it: `eraseText` takes at
+    most `ERASE_AT_ONCE` characters a command. A hint a phone reports as the field's text costs a few
+    presses of delete on an empty field, nothing more."""
+    return [{"eraseText": min(ERASE_AT_ONCE, held - done)} for done in range(0, held, ERASE_AT_ONCE)]
 
 
 def _typed(move: Move, i: int, env: dict[str, None]) -> str:

@@ -99,9 +99,13 @@ def fields_offered(text: str, wanted: tuple[tuple[str, str], ...], label: str = 
 
 
 def test_a_field_already_holding_what_would_be_typed_is_not_typed_again() -> None:
-    # Typing appends to what a field holds: `qa_testerqa_tester` is what a second time makes.
     assert fields_offered("Name", (("Name", "Zhang Wei"),)) == ["Zhang Wei"]
     assert fields_offered("Zhang Wei", (("et_name", "Zhang Wei"),)) == []
+
+
+def test_a_field_holding_more_than_the_value_is_typed_into() -> None:
+    # Typing replaces what a field holds: a city field prefilled with `上海市浦东新区` is not the spec's `上海`.
+    assert fields_offered("上海市浦东新区", (("et_name", "上海"),)) == ["上海"]
 
 
 def test_a_field_holding_the_specs_own_data_is_not_typed_into_though_its_name_is_gone() -> None:

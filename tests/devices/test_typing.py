@@ -86,6 +86,25 @@ def test_empty_text_touches_nothing(driver: U2Device, food: ServedDevice) -> Non
     assert food.server.system.clipboard == OLD_CLIP
 
 
+def test_clearing_empties_the_focused_field_so_typing_replaces_what_it_held(
+    driver: U2Device, food: ServedDevice
+) -> None:
+    _to_search_field(driver)
+    hint = _field(food)
+    driver.type_text("麦辣鸡腿堡 套餐")
+    driver.clear_text()  # uiautomator's clearTextField: the whole text, not what is before the cursor
+    assert _field(food) == hint
+    driver.type_text("薯条")
+    assert _field(food) == "薯条"
+
+
+def test_clearing_with_no_field_focused_changes_nothing(driver: U2Device, food: ServedDevice) -> None:
+    tap_on(driver, text="到店取餐")
+    before = food.device.dump_hierarchy()
+    driver.clear_text()
+    assert food.device.dump_hierarchy() == before
+
+
 def test_the_virtual_u2_server_round_trips_a_lone_surrogate(driver: U2Device, food: ServedDevice) -> None:
     # uiautomator2's own clipboard calls: before, the answer could not be encoded and the call failed.
     d = driver.uiautomator

@@ -260,6 +260,8 @@ def check_command(where: str, command: Any) -> None:
             check_selector(where, value["element"])
         case "pressKey":
             assert value in PRESS_KEYS, f"{where}: unknown key {value!r}"
+        case "eraseText":
+            assert isinstance(value, int) and 1 <= value <= 100, f"{where}: eraseText deletes 1 to 100 characters"
         case _:
             pytest.fail(f"{where}: {name!r} is not a Maestro command an export may use")
 
@@ -292,6 +294,21 @@ def test_the_maestro_flow_follows_maestros_documented_commands() -> None:
     assert commands[-4:-1] == ["back", {"pressKey": "Enter"}, {"tapOn": {"text": r"Pay \$15"}}]
     # A crash shows only in the log, and it closes the app: the flow checks a view of the app is still there.
     assert commands[-1] == {"assertVisible": {"id": r"com\.shop:id/.*"}}
+
+
+def test_what_a_field_showed_is_erased_before_typing_as_the_run_replaced_it() -> None:
+    user, password = replace(SIGN_IN_AND_PAY[0], held=6), replace(SIGN_IN_AND_PAY[1], held=130)
+    moves = (user, password, *SIGN_IN_AND_PAY[2:])
+    commands = check_flow(exports(reproduction(moves), "pay by card")["pay_by_card.maestro.yaml"])
+    assert commands[1:8] == [
+        {"tapOn": {"id": r"com\.shop:id/user"}},
+        {"eraseText": 6},
+        {"inputText": "${SHOP_USER}"},
+        {"tapOn": {"id": r"com\.shop:id/pass"}},
+        {"eraseText": 100},
+        {"eraseText": 30},
+        {"inputText": "${FAIRY_TYPED_2}"},
+    ]
 
 
 def test_scrolls_down_a_list_to_a_row_become_one_scroll_until_the_row_shows() -> None:

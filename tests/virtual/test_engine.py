@@ -474,3 +474,18 @@ def test_typing_replaces_a_fields_written_text_and_appends_to_its_variable() -> 
     assert find(device, "et_bound").text == "26.0036.8" and device.variables["amt"] == "26.0036.8"
     device.press_keycode(67)
     assert device.variables["amt"] == "26.0036."
+
+
+def test_clearing_empties_the_focused_field_whatever_it_holds() -> None:
+    device = taps()
+    tap(device, "Edit")
+    device.clear_text()  # nothing focused: nothing cleared
+    assert device.variables["amt"] == "26.00"
+    tap(device, "et_bound")
+    device.clear_text()
+    device.type_text("36.8")
+    assert find(device, "et_bound").text == "36.8" and device.variables["amt"] == "36.8"
+    tap(device, "et_written")
+    device.type_text("1")
+    device.clear_text()
+    assert find(device, "et_written").text == "26.00"  # empty again: its written text shows
