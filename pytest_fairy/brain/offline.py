@@ -105,12 +105,9 @@ class OfflineBrain:
         ]
         lowest: Tier | None = None
         if self._open:
-            tiers = {id(c): self._tier(page, c, labels.get(c.ref, "")) for c in untried}
-            lowest = min(tiers.values(), default=None)
-            # STAYS: after Back and the other screens' ways on, counted as a second pass.
-            leading = [] if lowest is Tier.STAYS else [c for c in untried if tiers[id(c)] == lowest]
-            chosen = best(leading) if leading else None
-            self._spread.left(state, min((tiers[id(c)] for c in untried if c is not chosen), default=None))
+            leading, lowest = self._spread.leading(
+                state, untried, lambda c: self._tier(page, c, labels.get(c.ref, ""))
+            )
         else:
             # Pages first, toggles later: a new page is worth more than a radio flipped on a known one, so
             # toggles wait until no page with untried navigation is reachable.
@@ -181,19 +178,9 @@ class OfflineBrain:
         return self._chose(state, Action(ActionKind.BACK), "back|", "", "every element here tried: go back")
 
     def _tier(self, page: str, candidate: Candidate, label: str) -> Tier:
-        if candidate.action.kind is ActionKind.SCROLL:
-            return Tier.ELEMENT if candidate.key.startswith(SCROLL_BACK) else Tier.SCROLL
-        tap = candidate.action.kind in (ActionKind.TAP, ActionKind.LONG_TAP)
-        if tap and not candidate.named:
-            ref = candidate.ref
-            if self._spread.stays(self._kinds.get(ref, "")) or self._spread.stayed_on_page(page, ref):
-                return Tier.STAYS
-        if (
-            self._samples.worth(candidate.ref, label, relevant=candidate.relevant, named=candidate.named)
-            is False
-        ):
-            return Tier.SAMPLED_ROW
-        return Tier.ELEMENT
+        ref = candidate.ref
+        sampled = self._samples.worth(ref, label, relevant=candidate.relevant, named=candidate.named) is False
+        return self._spread.tier(page, candidate, self._kinds.get(ref, ""), sampled=sampled)
 
     def _elsewhere(self, ctx: StepContext, untried: list[Candidate], candidates: list[Candidate]) -> Decision:
         """Nothing leads on from this page: keep heading to a page with work left, walk to the nearest

@@ -28,9 +28,12 @@ the screen it stands on: a new transition of the app's map. So, unlike a feature
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import IntEnum
 
+from pytest_fairy.brain.candidates import Candidate, best
+from pytest_fairy.brain.scrolling import SCROLL_BACK
+from pytest_fairy.explore.action import ActionKind
 from pytest_fairy.perception.refs import list_row, row_family
 from pytest_fairy.perception.screen import Mark, Screen
 
@@ -124,13 +127,32 @@ class OpenExploration:
         stayed = self._stayed[kind]
         return len(self._stayed_on[kind]) >= STAYS_AFTER and self._left[kind] * LEFT_SHARE <= stayed
 
-    def left(self, state: str, tier: Tier | None) -> None:
-        """What the screen `state` has left after the step chosen there: untried actions of `tier` first
-        (None: nothing)."""
-        if tier is None:
+    def tier(self, page: str, candidate: Candidate, kind: str, *, sampled: bool) -> Tier:
+        """Where the untried action `candidate` (on a screen of `page`; its element of `kind`) comes in the
+        screen's order; `sampled`: a row of a list sampled enough (brain/samples.py)."""
+        if candidate.action.kind is ActionKind.SCROLL:
+            return Tier.ELEMENT if candidate.key.startswith(SCROLL_BACK) else Tier.SCROLL
+        tap = candidate.action.kind in (ActionKind.TAP, ActionKind.LONG_TAP)
+        if tap and not candidate.named and (self.stays(kind) or self.stayed_on_page(page, candidate.ref)):
+            return Tier.STAYS
+        return Tier.SAMPLED_ROW if sampled else Tier.ELEMENT
+
+    def leading(
+        self, state: str, untried: list[Candidate], tier_of: Callable[[Candidate], Tier]
+    ) -> tuple[list[Candidate], Tier | None]:
+        """The untried actions of the screen `state` to choose among now, those of its lowest tier (none
+        when only kinds that stay are left: they come after Back and the other screens' ways on), and that
+        tier; remembers what the screen has left besides the best of them."""
+        tiers = {id(c): tier_of(c) for c in untried}
+        lowest = min(tiers.values(), default=None)
+        leading = [] if lowest is Tier.STAYS else [c for c in untried if tiers[id(c)] == lowest]
+        chosen = best(leading) if leading else None
+        left = min((tiers[id(c)] for c in untried if c is not chosen), default=None)
+        if left is None:
             self._left_tier.pop(state, None)
         else:
-            self._left_tier[state] = tier
+            self._left_tier[state] = left
+        return leading, lowest
 
     def elements_left(self, work: Mapping[str, int]) -> dict[str, int]:
         """`work` less the screens whose untried actions are all rows of a sampled list, scrolls or kinds
