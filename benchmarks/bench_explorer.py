@@ -22,6 +22,10 @@ the spec's feature "reach the last row" (done when `商品 300` is visible) with
 against an element monkey - a random marked element, tapped, typed into, or scrolled down when it is
 scrollable, back one time in ten - over several seeds (target: offline <= 60 steps).
 
+Every virtual device here keeps a manual clock, moved only by the phone time its calls model: what an
+app does over time (a toast gone, a refresh) comes at the same step on every run, whatever the machine's
+load, so a run's figures are the same each time.
+
 `--held-out` runs the states table on benchmarks/explorer_apps instead: apps written from the app model's
 docs alone by someone who never read the explorer, kept out of every exploration rule's design.
 
@@ -39,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fairy_virtual import VirtualDevice
+from fairy_virtual.clock import ManualClock
 from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.devices.protocol import Key
 from pytest_fairy.explore.action import Action, ActionKind, Direction, perform
@@ -131,7 +136,7 @@ def touch_monkey(app: str, seed: int, steps: int) -> tuple[int, int]:
     relaunched - at a step's cost - when the monkey has left it or it crashed. It sees nothing: a tap
     that hits no element is a step spent. States are identified exactly as the explorer does."""
     rng = random.Random(seed)
-    device = VirtualDevice(APPS[app], latency=False)
+    device = VirtualDevice(APPS[app], latency=False, clock=ManualClock())
     package = device.app_model.app.package
     width, height = device.window_size()
     device.launch(package)
@@ -210,7 +215,7 @@ def explore_states(app: str, brain: object, steps: int) -> Found:
     """The states and distinct transitions found with `steps` steps, relaunching the app after a defect
     or an early finish (as a QA session would), with the same brain and its memory."""
     log = PageLog()
-    device = VirtualDevice(APPS[app], latency=False)
+    device = VirtualDevice(APPS[app], latency=False, clock=ManualClock())
     package = device.app_model.app.package
     states: set[str] = set()
     transitions: set[tuple[str, str, str]] = set()
@@ -323,7 +328,7 @@ def offline_to_last_row(spec: Spec, feature: Feature, budget: int) -> Exploratio
     """The offline explorer on the long list's feature "reach the last row", its Target and Mission built
     from the spec as the plugin builds them. The only done-when is the last row's name being visible, and
     it is read after every step, so a pass after n steps means the row was first on screen after step n."""
-    device = VirtualDevice(LONG_LIST_SPEC.parent, latency=False)
+    device = VirtualDevice(LONG_LIST_SPEC.parent, latency=False, clock=ManualClock())
     return Explorer(device, OfflineBrain()).explore(
         target_of(spec, feature, max_steps=budget), mission_of(spec, feature)
     )
@@ -334,7 +339,7 @@ def element_monkey(seed: int, budget: int, wanted: Oracle) -> tuple[int | None, 
     wanted text): the step after which `wanted` was first on screen (None if not within `budget`), and the
     deepest row it saw. The app is relaunched, at a step's cost, when the monkey has left it."""
     walker = RandomWalker(seed, scrolls=True)
-    device = VirtualDevice(LONG_LIST_SPEC.parent, latency=False)
+    device = VirtualDevice(LONG_LIST_SPEC.parent, latency=False, clock=ManualClock())
     package = device.app_model.app.package
     device.launch(package)
     screen = _look(device)
