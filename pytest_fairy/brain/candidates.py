@@ -132,7 +132,7 @@ def find_candidates(
     submit_last = not ctx.unmet_oracles and any(mark.node.editable for mark in screen.marks)
     # A form the feature asks to submit empty ("submit the empty form"): its fields are left empty.
     form = any(m.node.editable for m in screen.marks)
-    empty_first = focus.empty and form and any(_submits(m) and not _leaves(m) for m in screen.marks)
+    empty_first = focus.empty and form and any(m.node.push_button and not _leaves(m) for m in screen.marks)
     common = _common_row_words(screen)
     found: list[Candidate] = []
     for order, mark in enumerate(screen.marks):
@@ -291,7 +291,7 @@ def _actions_for(
         why = f"fill '{label}'"
         return [Candidate(score + bonus, order, action, f"type|{ref}", why, ref, relevant=True, fills=True)]
     picker = form and picks(mark)
-    submits = _submits(mark) and not picker
+    submits = mark.node.push_button and not picker
     if submits and submit_last:
         score -= SUBMIT_LAST_PENALTY
     form_box = form and "CheckBox" in node.class_name and not node.checked
@@ -322,10 +322,6 @@ def _actions_for(
     return [
         Candidate(score, order, action, f"{kind}|{ref}", why, ref, submits, relevant, toggle, named, fills)
     ]
-
-
-def _submits(mark: Mark) -> bool:
-    return "Button" in mark.node.class_name and not mark.node.checkable
 
 
 def _names(text: str, label: str) -> bool:

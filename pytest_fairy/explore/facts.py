@@ -240,7 +240,7 @@ def _of_a_dialog(mark: Mark | None) -> bool:
     a drawer or a dialog's list, which may each name a screen."""
     if mark is None or mark.layer not in (LayerKind.DIALOG, LayerKind.SYSTEM_DIALOG):
         return False
-    return mark.node.short_class.endswith("Button") and not mark.node.checkable
+    return mark.node.push_button
 
 
 def _control(mark: Mark | None) -> Control:

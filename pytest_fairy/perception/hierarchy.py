@@ -125,6 +125,12 @@ class Node:
         )
 
     @property
+    def push_button(self) -> bool:
+        """A button to press (Button, ImageButton, MaterialButton...): not a checkable one (a radio, a
+        toggle), nor a layout named for buttons (ButtonBarLayout)."""
+        return self.short_class.endswith("Button") and not self.checkable
+
+    @property
     def short_class(self) -> str:
         return self.class_name.rsplit(".", 1)[-1]
 

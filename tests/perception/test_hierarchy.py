@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pytest_fairy.errors import PerceptionError
-from pytest_fairy.perception.hierarchy import Bounds, parse_hierarchy
+from pytest_fairy.perception.hierarchy import Bounds, Node, parse_hierarchy
 
 from .builder import menu_screen
 
@@ -78,3 +78,22 @@ def test_bounds_geometry() -> None:
     assert Bounds.parse("[10,20][5,5]").area == 0  # inverted boxes are empty, not negative
     assert b.intersection(Bounds(100, 200, 300, 300)) == Bounds(100, 200, 110, 220)
     assert b.intersection(Bounds(500, 500, 600, 600)) is None
+
+
+@pytest.mark.parametrize(
+    ("class_name", "checkable", "pressed"),
+    [
+        ("android.widget.Button", False, True),
+        ("android.widget.ImageButton", False, True),
+        ("com.google.android.material.button.MaterialButton", False, True),
+        ("com.google.android.material.floatingactionbutton.FloatingActionButton", False, True),
+        ("android.widget.RadioButton", True, False),  # an option, not a button to press
+        ("android.widget.ToggleButton", True, False),
+        ("androidx.appcompat.widget.ButtonBarLayout", False, False),  # the row a dialog's buttons sit in
+        ("android.widget.TextView", False, False),
+    ],
+)
+def test_a_push_button_is_pressed_not_checked_and_not_the_layout_buttons_sit_in(
+    class_name: str, checkable: bool, pressed: bool
+) -> None:
+    assert Node(class_name=class_name, checkable=checkable).push_button is pressed
