@@ -152,7 +152,8 @@ class U2Device(u2_restart.ServerRestarting):
         self._note = events.joined(self._note, typed)
 
     def clear_text(self) -> None:
-        self._act("clear the focused field", u2_calls.clear_focused)
+        # Part of typing: the text typed next settles the UI once for both (a settle floor paid once).
+        self._act("clear the focused field", u2_calls.clear_focused, settle=False)
 
     def take_note(self) -> str:
         """What the calls since the last note said (the typing method, each reconnect), once: the
@@ -244,12 +245,14 @@ class U2Device(u2_restart.ServerRestarting):
         self._note = events.joined(self._note, how.note(self.settling))
         return how
 
-    def _act(self, doing: str, op: u2_restart.Op[T]) -> T:
-        """An action: what was read ahead is dropped, and the call returns once the UI settled."""
+    def _act(self, doing: str, op: u2_restart.Op[T], *, settle: bool = True) -> T:
+        """An action: what was read ahead is dropped, and the call returns once the UI settled (without
+        `settle`, the next action or `settle()` waits for it)."""
         self._ahead.drop()
         result = self._server(doing, op)
         self._moved = True
-        self.settle()
+        if settle:
+            self.settle()
         return result
 
     def _read_ahead(self, *kinds: str) -> None:
