@@ -246,8 +246,7 @@ class U2Device(u2_restart.ServerRestarting):
         return how
 
     def _act(self, doing: str, op: u2_restart.Op[T], *, settle: bool = True) -> T:
-        """An action: what was read ahead is dropped, and the call returns once the UI settled (without
-        `settle`, the next action or `settle()` waits for it)."""
+        """An action: drops what was read ahead; returns once the UI settled (else the next action waits)."""
         self._ahead.drop()
         result = self._server(doing, op)
         self._moved = True
@@ -282,7 +281,6 @@ class U2Device(u2_restart.ServerRestarting):
 
     def shell(self, args: list[str], *, doing: str) -> str:
         """Run a command given as a list of words (each one quoted): its output, decoded leniently."""
-
         self._ahead.drop()  # a command may change the screen
         return self._run(doing, lambda _, adb: u2_calls.text(adb.shell(args, encoding=None)))
 
