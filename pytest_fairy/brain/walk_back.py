@@ -75,32 +75,31 @@ class WalkBack:
 
     def first_hop(self, start: str, work: Mapping[str, int], screen: Screen) -> Hop | None:
         """The first step of the shortest known path from `start` to a page with work left; None when no
-        known path leads there, its first element is not on `screen`, or the walk went on too long."""
+        known path leads there or the walk went on too long. A path starts with an element on `screen`:
+        one the page shows only in another of its states (收藏 where 已收藏 shows) is no way from here."""
         if self._steps >= MAX_WALK_STEPS:
             return None
-        queue: deque[tuple[str, tuple[str, ActionKind, str] | None]] = deque([(start, None)])
+        queue: deque[tuple[str, Hop | None]] = deque([(start, None)])
         seen = {start}
         while queue:
             state, first = queue.popleft()
             # Only pages the brain has stood on count: a crash dialog or another app is no destination.
-            if state != start and work.get(state, 0) > 0 and first is not None:
-                key, kind, ref = first
-                action = _resolve(kind, ref, screen)
-                if action is None:
-                    return None
+            if first is not None and work.get(state, 0) > 0:
                 self._steps += 1
                 self.heading = state
-                return Hop(action, key, ref, state)
+                return Hop(first.action, first.key, first.ref, state)
             for key, (to, kind, ref) in self._edges[state].items():
-                if to not in seen:
+                hop = first or _hop(kind, key, ref, to, screen)
+                if to not in seen and hop is not None:
                     seen.add(to)
-                    queue.append((to, first or (key, kind, ref)))
+                    queue.append((to, hop))
         return None
 
 
-def _resolve(kind: ActionKind, ref: str, screen: Screen) -> Action | None:
-    """A remembered action made concrete on this screen: by the element's stable ref, never by position."""
+def _hop(kind: ActionKind, key: str, ref: str, to: str, screen: Screen) -> Hop | None:
+    """A remembered action made concrete on this screen, by the element's stable ref (never a position):
+    None when the screen does not show it."""
     if kind is ActionKind.BACK:
-        return Action(ActionKind.BACK)
+        return Hop(Action(ActionKind.BACK), key, ref, to)
     mark = screen.marks_by_ref.get(ref)
-    return Action(kind, mark.number) if mark is not None else None
+    return Hop(Action(kind, mark.number), key, ref, to) if mark is not None else None

@@ -130,6 +130,18 @@ def test_no_walk_to_a_page_without_work_or_through_an_element_not_on_screen() ->
     assert walk.first_hop("home", {"orders": 1}, SETTINGS) is None
 
 
+def test_a_path_whose_first_element_is_not_on_screen_gives_way_to_another() -> None:
+    # The page showed `Like` once (it led to `liked`) and shows `Settings` now: the nearer page
+    # with work is out of reach from this screen, the one behind Settings is not.
+    walk = WalkBack()
+    walk.learn("home", "tap|Button[Like]", ActionKind.TAP, "Button[Like]", "liked")
+    walk.learn("home", "tap|Button[Settings]", ActionKind.TAP, "Button[Settings]", "settings")
+    walk.learn("settings", "tap|Button[About]", ActionKind.TAP, "Button[About]", "about")
+    hop = walk.first_hop("home", {"liked": 1, "about": 1}, HOME)
+    assert hop is not None
+    assert hop.key == "tap|Button[Settings]" and hop.towards == "about"
+
+
 def test_a_walk_gives_up_after_its_steps_until_new_work_is_found() -> None:
     walk = WalkBack()
     walk.learn("home", "tap|Button[Orders]", ActionKind.TAP, "Button[Orders]", "orders")
