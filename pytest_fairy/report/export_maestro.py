@@ -29,8 +29,6 @@ from pytest_fairy.text import one_line
 _REGEX_SPECIAL = re.compile(r"([\\^$.|?*+()\[\]{}])")
 # Maestro's swipe names the finger's direction; an explorer's scroll names what comes into view.
 _SWIPE = {Direction.DOWN: "UP", Direction.UP: "DOWN", Direction.RIGHT: "LEFT", Direction.LEFT: "RIGHT"}
-# The most characters one `eraseText` deletes.
-ERASE_AT_ONCE = 100
 
 
 def flow_file_name(identifier: str) -> str:
@@ -193,10 +191,11 @@ def _commands(move: Move, i: int, env: dict[str, None]) -> list[Any]:
 
 
 def _erased(held: int) -> list[dict[str, int]]:
-    """What the field showed, erased before typing as the run's typing replaced it: `eraseText` takes at
-    most `ERASE_AT_ONCE` characters a command. A hint a phone reports as the field's text costs a few
-    presses of delete on an empty field, nothing more."""
-    return [{"eraseText": min(ERASE_AT_ONCE, held - done)} for done in range(0, held, ERASE_AT_ONCE)]
+    """What the field showed, erased before typing as the run's typing replaced it: one `eraseText` of as
+    many characters (Maestro's Android driver empties the whole field, wherever the cursor is, when asked
+    for at least its length). A hint a phone reports as the field's text costs a few presses of delete on
+    an empty field, nothing more."""
+    return [{"eraseText": held}] if held else []
 
 
 def _typed(move: Move, i: int, env: dict[str, None]) -> str:

@@ -261,7 +261,7 @@ def check_command(where: str, command: Any) -> None:
         case "pressKey":
             assert value in PRESS_KEYS, f"{where}: unknown key {value!r}"
         case "eraseText":
-            assert isinstance(value, int) and 1 <= value <= 100, f"{where}: eraseText deletes 1 to 100 characters"
+            assert isinstance(value, int) and value >= 1, f"{where}: eraseText deletes at least one character"
         case _:
             pytest.fail(f"{where}: {name!r} is not a Maestro command an export may use")
 
@@ -300,13 +300,12 @@ def test_what_a_field_showed_is_erased_before_typing_as_the_run_replaced_it() ->
     user, password = replace(SIGN_IN_AND_PAY[0], held=6), replace(SIGN_IN_AND_PAY[1], held=130)
     moves = (user, password, *SIGN_IN_AND_PAY[2:])
     commands = check_flow(exports(reproduction(moves), "pay by card")["pay_by_card.maestro.yaml"])
-    assert commands[1:8] == [
+    assert commands[1:7] == [
         {"tapOn": {"id": r"com\.shop:id/user"}},
         {"eraseText": 6},
         {"inputText": "${SHOP_USER}"},
         {"tapOn": {"id": r"com\.shop:id/pass"}},
-        {"eraseText": 100},
-        {"eraseText": 30},
+        {"eraseText": 130},
         {"inputText": "${FAIRY_TYPED_2}"},
     ]
 
