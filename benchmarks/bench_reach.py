@@ -14,7 +14,8 @@ Printed per kind of goal - one that names the way (the labels its path taps on t
 in the goal) and one that names only what the target shows - and overall: the share of features reached
 within budget by each, and the median steps to reach it (the tapper's unreached runs counted as the
 budget, a lower bound). The targets: the offline brain reaches >= 90% of clean features, in at most
-half the tapper's median steps.
+half the tapper's median steps. Every virtual device keeps a manual clock, moved only by the phone time
+its calls model: what an app does over time comes at the same step whatever the machine's load.
 
     python benchmarks/bench_reach.py --apps 40 --seed 341
 """
@@ -38,6 +39,7 @@ from worlds import generate  # noqa: E402
 from worlds.writer import write_twin  # noqa: E402
 
 from fairy_virtual import VirtualDevice  # noqa: E402
+from fairy_virtual.clock import ManualClock  # noqa: E402
 from pytest_fairy.brain.offline import OfflineBrain  # noqa: E402
 from pytest_fairy.explore.action import Action, ActionKind, Direction, perform  # noqa: E402
 from pytest_fairy.explore.briefing import mission_of, target_of  # noqa: E402
@@ -120,7 +122,7 @@ def _ways(features: list[Truth]) -> dict[str, list[str]]:
 
 def _compare(folder: Path, spec: Spec, feature: Feature, names_way: bool, tappers: int) -> Run:
     target = target_of(spec, feature)
-    result = Explorer(VirtualDevice(folder, latency=False), OfflineBrain()).explore(
+    result = Explorer(VirtualDevice(folder, latency=False, clock=ManualClock()), OfflineBrain()).explore(
         target, mission_of(spec, feature)
     )
     offline = result.steps if result.verdict.value == "passed" else None
@@ -132,7 +134,7 @@ def _compare(folder: Path, spec: Spec, feature: Feature, names_way: bool, tapper
 def _tap_randomly(folder: Path, feature: Feature, budget: int, values: list[str], seed: int) -> int | None:
     """The step after which every done-when condition first held, or None within `budget`."""
     rng = random.Random(seed)
-    device = VirtualDevice(folder, latency=False)
+    device = VirtualDevice(folder, latency=False, clock=ManualClock())
     package = device.app_model.app.package
     device.launch(package)
     screen = _look(device)
