@@ -2,8 +2,8 @@
 
 Each navigating action that led from one page to another is an edge (an action that stays on its page
 forgets the edge it once made). A walk takes the first step of the shortest known path to a page with
-work left, by the element's stable ref (never a position), and keeps heading there until it arrives or
-`MAX_WALK_STEPS` steps pass without new work.
+work left among the paths whose first element the screen shows, by the element's stable ref (never a
+position), and keeps heading there until it arrives or `MAX_WALK_STEPS` steps pass without new work.
 """
 
 from __future__ import annotations
