@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fairy_virtual.clock import DeviceClock
-from fairy_virtual.layout import Layout, UiState
+from fairy_virtual.layout import Layout
 from fairy_virtual.logcat import Logcat
 from fairy_virtual.model import AppModel, ExternalScreen
 from fairy_virtual.panels import dialog_window, with_drawer
 from fairy_virtual.runtime import AppRuntime, VirtualAppError
 from fairy_virtual.system import SystemUi
+from fairy_virtual.ui_state import UiState
 from fairy_virtual.variables import coerce
 from fairy_virtual.views import View, Window, find, hit, scrollable_at, swipeable_at
 from pytest_fairy.perception.hierarchy import Bounds

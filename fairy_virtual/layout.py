@@ -9,10 +9,10 @@ height) take the space left.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 
 from fairy_virtual.expr import TextContext, evaluate, expand
-from fairy_virtual.model import AppModel, Element, ExternalScreen, RowList, Scalar, Screen
+from fairy_virtual.model import AppModel, Element, ExternalScreen, RowList, Screen
+from fairy_virtual.ui_state import UiState
 from fairy_virtual.views import Target, View, Window, clip
 from pytest_fairy.perception.hierarchy import Bounds
 
@@ -44,17 +44,6 @@ SCROLLING = {"RecyclerView", "ListView", "GridView", "ScrollView", "HorizontalSc
 SIDEWAYS = {"HorizontalScrollView", "ViewPager"}  # scroll sideways: their children are laid out in place
 CLICKABLE = {"Button", "ImageButton", "Spinner"} | CHECKABLE | EDITABLE
 PASSWORD_DOT = "•"
-
-
-@dataclass
-class UiState:
-    """The app's mutable UI state that layout reads: variables, widget states, scroll, focus."""
-
-    variables: dict[str, Scalar]
-    checked: dict[str, bool] = field(default_factory=dict)
-    texts: dict[str, str] = field(default_factory=dict)
-    scroll: dict[str, int] = field(default_factory=dict)
-    focused: str | None = None
 
 
 class Layout:

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 
 from fairy_virtual.clock import DeviceClock
 from fairy_virtual.expr import TextContext, evaluate, expand
-from fairy_virtual.layout import UiState
 from fairy_virtual.logcat import Logcat
 from fairy_virtual.model import Anr, AppModel, Effect, ExternalScreen, Scalar, Toast
 from fairy_virtual.system import (
@@ -29,6 +28,7 @@ from fairy_virtual.system import (
     crash_log,
 )
 from fairy_virtual.timers import Timers
+from fairy_virtual.ui_state import UiState
 from fairy_virtual.variables import VARIABLE_ACTIONS, change
 from pytest_fairy.errors import UsageError
 from pytest_fairy.perception.hierarchy import Bounds
@@ -244,7 +244,7 @@ class AppRuntime:
         fresh = self.model.initial_variables()
         self.ui = UiState({k: (self.ui.variables[k] if k in persistent else v) for k, v in fresh.items()})
 
-    def _push(self, screen_id: str, replace: bool = False, reset: bool = False) -> None:
+    def _push(self, screen_id: str, replace: bool = False, reset: bool = False, depth: int = 0) -> None:
         self.task.dialogs.clear()
         self.ui.focused = None
         if reset:
@@ -252,7 +252,8 @@ class AppRuntime:
         elif replace and self.task.stack:
             self.task.stack.pop()
         self.task.stack.append(screen_id)
-        self._show_top()
+        self.ui.forget(screen_id)
+        self._show_top(depth)
 
     def _show_top(self, depth: int = 0) -> None:
         """The top screen came to front: log it and run its on_show (redirects replace it)."""
@@ -276,12 +277,8 @@ class AppRuntime:
             if not evaluate(effect.when, self.ui.variables):
                 continue
             target = effect.go or effect.replace or effect.reset
-            if target is not None:
-                if effect.reset is not None:
-                    self.task.stack[:] = [target]
-                else:
-                    self.task.stack[-1] = target
-                self._show_top(depth + 1)
+            if target is not None:  # a redirect: the screen shown instead of this one
+                self._push(target, replace=True, reset=effect.reset is not None, depth=depth + 1)
                 return
             self._apply(effect, None, None)
 
@@ -319,6 +316,7 @@ class AppRuntime:
             self.finish()
         elif action == "dialog" and effect.dialog is not None:
             self.ui.focused = None
+            self.ui.forget(f"dialog:{effect.dialog}")
             self.task.dialogs.append(OpenDialog(effect.dialog, source))
         elif action == "close":
             self.close_dialog()
