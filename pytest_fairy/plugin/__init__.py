@@ -117,8 +117,12 @@ def said_in_junit(config: pytest.Config) -> Iterator[None]:
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """With --alluredir, tidy what allure-pytest wrote (report/allure_adapter.py), once, by the process that
-    runs last: the controller under xdist, after every worker is done."""
+    """Devices let go and farm phones given back, in every process, before an xdist worker reports itself
+    finished (xdist kills a worker still running 10 s later). With --alluredir, tidy what allure-pytest
+    wrote (report/allure_adapter.py), once, by the process that runs last: the controller under xdist,
+    after every worker is done."""
+    if RUN_KEY in session.config.stash:
+        session.config.stash[RUN_KEY].close()
     results = getattr(session.config.option, "allure_report_dir", None)
     if results and not hasattr(session.config, "workerinput"):
         from pytest_fairy.report.allure_adapter import tidy

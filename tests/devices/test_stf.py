@@ -312,6 +312,25 @@ def test_an_interrupted_run_gives_its_phone_back(
 
 
 @pytest.mark.slow
+def test_a_worker_slow_to_exit_has_given_its_phone_back_before_xdist_stops_waiting(
+    project: pytest.Pytester, farm: Farm, stf: StfStandIn
+) -> None:
+    """xdist kills a worker still running 10 s after it reported itself finished (a loaded machine, a
+    plugin slow to unconfigure): its phone went back before that report."""
+    stf.add_phone("stf-1", FOOD_APP)
+    project.makeconftest(
+        "import os, time\n\ndef pytest_unconfigure(config):\n"
+        "    if os.environ.get('PYTEST_XDIST_WORKER'):\n        time.sleep(30)\n"
+    )
+    result = project.runpytest_subprocess(
+        "food", "-k", "pickup", "-p", "xdist", "-n", "1", *farm_args(farm, stf)
+    )
+    result.assert_outcomes(passed=1)
+    assert stf.booked() == {}
+    assert "DELETE /api/v1/user/devices/stf-1 200" in calls(stf)
+
+
+@pytest.mark.slow
 def test_the_example_suites_on_three_farm_phones_with_both_apps(
     project: pytest.Pytester, farm: Farm, stf: StfStandIn
 ) -> None:
