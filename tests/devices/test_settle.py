@@ -132,6 +132,19 @@ def test_an_action_returns_once_the_ui_settled_after_the_devices_idle_wait(farm:
     assert [e.action for e in served.device.action_log].count("wait_idle") == 1
 
 
+def test_typing_over_what_a_field_held_settles_the_ui_once(farm: Farm) -> None:
+    # Clearing is half of one type action: the typing after it waits for the UI, once for both.
+    served = farm.serve(with_latency(FOOD_APP, settle=0.3), latency=True, clock=ManualClock())
+    driver = farm.driver(served)
+    driver.launch(FOOD_PACKAGE)
+    tap_on(driver, text=PICKUP)
+    tap_on(driver, resource_id=SEARCH_ID)
+    waited = [e.action for e in served.device.action_log].count("wait_idle")
+    driver.clear_text()
+    driver.type_text("1")
+    assert [e.action for e in served.device.action_log].count("wait_idle") == waited + 1
+
+
 def test_a_ui_still_moving_at_the_cap_is_read_as_it_is_and_the_note_says_so(farm: Farm) -> None:
     # The device's real clock: waitForIdle says nothing, so a wait that took its whole timeout ran out.
     served = farm.serve(with_latency(FOOD_APP, settle=30.0), latency=True)
