@@ -11,7 +11,7 @@ with no done-when is an open exploration: every screen's every action is worth a
 
 from __future__ import annotations
 
-from pytest_fairy.brain.candidates import Candidate, Focus, best, find_candidates
+from pytest_fairy.brain.candidates import Candidate, Focus, best, find_candidates, scrolls_list
 from pytest_fairy.brain.frontier import DIALOG, Frontier, page_of
 from pytest_fairy.brain.goal_order import GoalOrder
 from pytest_fairy.brain.open_exploration import OpenExploration, Tier, element_kind
@@ -24,6 +24,7 @@ from pytest_fairy.explore.decisions import Decision, Judgement, OutcomeKind, Pla
 from pytest_fairy.explore.guard import GuardVerdict, VerdictKind
 from pytest_fairy.explore.target import Target
 from pytest_fairy.perception.hierarchy import Bounds
+from pytest_fairy.perception.refs import list_row
 from pytest_fairy.perception.screen import Screen
 
 
@@ -325,6 +326,7 @@ class OfflineBrain:
             return
         if self._frontier.page_of(before).removesuffix(DIALOG) != page_of(ctx).removesuffix(DIALOG):
             self._filled_here.clear()  # another page: a dialog over this one (a date picked) is not
+            self._scrolls.arrived(page_of(ctx), *_rows_and_lists(ctx.screen))
         self._walk.learn(before, key, kind, ref, state)
         if ref:
             self._samples.led(ref, state)
@@ -376,6 +378,12 @@ class OfflineBrain:
                 state, Action(ActionKind.RESTART), "restart", "", "back does not leave this page: restart"
             )
         return self._chose(state, Action(ActionKind.BACK), "back|", "", "page explored: go back")
+
+
+def _rows_and_lists(screen: Screen) -> tuple[list[str], list[str]]:
+    """The refs of the list rows on `screen`, and of its lists."""
+    rows = [mark.ref for mark in screen.marks if list_row(mark.node) is not None]
+    return rows, [mark.ref for mark in screen.marks if scrolls_list(mark)]
 
 
 def _navigates(candidate: Candidate) -> bool:

@@ -4,11 +4,12 @@ far down each stands.
 A list is scrolled until a scroll moves nothing (its end); the counts bound scrolling a feed that never
 ends (candidates.MAX_SCROLLS_PER_LIST) and say how far a search by scrolling went. Where a list stands
 (scrolls down that moved it, less those up) is kept per page, not per state: a change of the app's data
-makes the page another state, and the app keeps the list where it was left. Each element is remembered
-at the position it was last on screen at, so one worth another try that the goal names, no longer on
-screen, is scrolled back to, up or down (a row that only shares the goal's words is not worth the
-scrolls); a scroll up that moves nothing is the list's top, position 0 again (the app may have shown the
-list from its top anew).
+makes the page another state, and the app keeps the list where it was left while the page lives. Each
+element is remembered at the position it was last on screen at, so one worth another try that the goal
+names, no longer on screen, is scrolled back to, up or down (a row that only shares the goal's words is
+not worth the scrolls). Coming to the page from another, the list stands where the rows on screen were
+last seen (Back uncovers it where it was left; a page opened anew shows its top); a scroll up that moves
+nothing is the list's top, position 0 again.
 """
 
 from __future__ import annotations
@@ -74,6 +75,19 @@ class ListScrolls:
             self._position[page] = 0
         else:
             self._ended[state].add(ref)
+
+    def arrived(self, page: str, rows: Iterable[str], lists: Iterable[str]) -> None:
+        """The brain came to `page` from another page, the list rows `rows` of its lists `lists` on screen:
+        the lists stand at the lowest position one of those rows was last seen at (a row near the top is
+        seen from several positions), and a list above where it was left is off its end."""
+        seen_at = self._seen_at[page]
+        known = [seen_at[ref] for ref in rows if ref in seen_at]
+        if not known or min(known) == self._position[page]:
+            return
+        if min(known) < self._position[page]:
+            for ended in self._ended.values():
+                ended.difference_update(lists)
+        self._position[page] = min(known)
 
     def saw(self, page: str, refs: Iterable[str]) -> None:
         """The elements `refs` are on screen on `page`, where its lists stand now."""
