@@ -32,7 +32,7 @@ from pytest_fairy.explore.vocabulary import LEAVING_LABELS, REFUSING_LABELS, ask
 from pytest_fairy.perception.layers import LayerKind
 from pytest_fairy.perception.refs import family, list_row
 from pytest_fairy.perception.relevance import loose_overlap, overlap, tokens, with_forms
-from pytest_fairy.perception.screen import Mark, Screen
+from pytest_fairy.perception.screen import Mark, Screen, in_tab_row
 from pytest_fairy.spec.risk import risky_category
 
 # A list is scrolled until a scroll moves nothing (its end); this many scrolls of one list on one page at
@@ -291,7 +291,7 @@ def _actions_for(
         why = f"fill '{label}'"
         return [Candidate(score + bonus, order, action, f"type|{ref}", why, ref, relevant=True, fills=True)]
     picker = form and picks(mark)
-    submits = mark.node.push_button and not picker
+    submits = mark.node.push_button and not picker and not in_tab_row(node)  # a tab opens, it submits nothing
     if submits and submit_last:
         score -= SUBMIT_LAST_PENALTY
     form_box = form and "CheckBox" in node.class_name and not node.checked

@@ -193,15 +193,7 @@ class Screen:
         """The tab of the page shown (找房 on 找房), by ref: an element labelled as the page's title, in a row
         of `TAB_ROW` or more tappable elements side by side. A tap on it opens the page it is on."""
         title = self.title.strip().casefold()
-        tabs = set()
-        for mark in self.marks:
-            parent = mark.node.parent
-            if parent is None or mark.label.strip().casefold() != title:
-                continue
-            row = [n for n in parent.children if n.clickable and n.bounds.top == mark.node.bounds.top]
-            if len(row) >= TAB_ROW:
-                tabs.add(mark.ref)
-        return tabs
+        return {m.ref for m in self.marks if m.label.strip().casefold() == title and in_tab_row(m.node)}
 
     @property
     def marks_by_ref(self) -> dict[str, Mark]:
@@ -279,3 +271,13 @@ def build_screen(xml: str, *, activity: str = "", package: str = "", toasts: Seq
     screen = Screen(windows, layers, _marks(layers), activity, package, xml, toasts=tuple(toasts))
     screen.text = compress(screen)
     return screen
+
+
+def in_tab_row(node: Node) -> bool:
+    """`node` is one of `TAB_ROW` or more tappable elements side by side in one parent: a row of tabs, a
+    bottom navigation."""
+    parent = node.parent
+    if parent is None:
+        return False
+    row = [n for n in parent.children if n.clickable and n.bounds.top == node.bounds.top]
+    return len(row) >= TAB_ROW
