@@ -61,6 +61,7 @@ class OfflineBrain:
 
     def plan(self, target: Target, screen: Screen, som_jpeg: bytes = b"") -> Plan:
         self._focus = Focus.of(target)
+        self._walk.started()
         self._order = GoalOrder(target.goal, (value for _, value in target.inputs))
         steps = tuple(f"explore {name}" for name in target.sub_features) or (f"explore {target.feature}",)
         return Plan(root=target.feature, sub_features=target.sub_features, steps=steps)
@@ -327,7 +328,9 @@ class OfflineBrain:
         if self._frontier.page_of(before).removesuffix(DIALOG) != page_of(ctx).removesuffix(DIALOG):
             self._filled_here.clear()  # another page: a dialog over this one (a date picked) is not
             self._scrolls.arrived(page_of(ctx), *_rows_and_lists(ctx.screen))
-        self._walk.learn(before, key, kind, ref, state)
+        self._walk.learn(
+            before, key, kind, ref, state, in_place=self._frontier.page_of(before) == page_of(ctx)
+        )
         if ref:
             self._samples.led(ref, state)
 
