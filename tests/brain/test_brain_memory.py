@@ -167,14 +167,26 @@ def test_a_back_edge_is_walked_without_a_mark() -> None:
     assert hop is not None and hop.action == Action(ActionKind.BACK)
 
 
+def tap(walk: WalkBack, page: str, label: str, to: str, *, in_place: bool = False) -> None:
+    walk.learn(page, f"tap|Button[{label}]", ActionKind.TAP, f"Button[{label}]", to, in_place=in_place)
+
+
+def back(walk: WalkBack, page: str, to: str) -> None:
+    walk.learn(page, "back|", ActionKind.BACK, "", to)
+
+
+def restart(walk: WalkBack, page: str) -> None:
+    walk.learn(page, "restart", ActionKind.RESTART, "", "home")
+
+
 def learnt_product_page(walk: WalkBack) -> None:
     """A product page opened from the list, its Back to the list; then, after a restart, from home."""
-    walk.learn("home", "tap|Button[Orders]", ActionKind.TAP, "Button[Orders]", "list")
-    walk.learn("list", "tap|Button[Item]", ActionKind.TAP, "Button[Item]", "product")
-    walk.learn("product", "back|", ActionKind.BACK, "", "list")
-    walk.learn("list", "back|", ActionKind.BACK, "", "home")
-    walk.learn("home", "restart", ActionKind.RESTART, "", "home")
-    walk.learn("home", "tap|Button[Settings]", ActionKind.TAP, "Button[Settings]", "product")
+    tap(walk, "home", "Orders", "list")
+    tap(walk, "list", "Item", "product")
+    back(walk, "product", "list")
+    back(walk, "list", "home")
+    restart(walk, "home")
+    tap(walk, "home", "Settings", "product")
 
 
 def test_back_leads_to_the_page_the_current_one_was_opened_from() -> None:
@@ -188,11 +200,11 @@ def test_back_leads_to_the_page_the_current_one_was_opened_from() -> None:
 def test_on_a_path_a_page_opened_by_a_tap_is_left_by_back_for_the_page_before_it() -> None:
     walk = WalkBack()
     for page, label, to in (("home", "Shop", "shop"), ("shop", "More", "more"), ("more", "Orders", "list")):
-        walk.learn(page, f"tap|Button[{label}]", ActionKind.TAP, f"Button[{label}]", to)
-    walk.learn("list", "tap|Button[Item]", ActionKind.TAP, "Button[Item]", "product")
-    walk.learn("product", "back|", ActionKind.BACK, "", "list")
-    walk.learn("home", "tap|Button[Settings]", ActionKind.TAP, "Button[Settings]", "product")
-    walk.learn("product", "restart", ActionKind.RESTART, "", "home")
+        tap(walk, page, label, to)
+    tap(walk, "list", "Item", "product")
+    back(walk, "product", "list")
+    tap(walk, "home", "Settings", "product")
+    restart(walk, "product")
     # Settings then Back is two steps by the map's edges, but Back from a product page opened from home
     # leads home: the way to the list is the longer one through the shop.
     home = screen_of(button("Shop", 0), button("Settings", 1))
@@ -203,19 +215,19 @@ def test_on_a_path_a_page_opened_by_a_tap_is_left_by_back_for_the_page_before_it
 def test_a_page_changed_in_place_is_left_by_back_as_before() -> None:
     # `Like` became `Liked`: another state of the page opened from the list, not a page opened over it.
     walk = WalkBack()
-    walk.learn("list", "tap|Button[Item]", ActionKind.TAP, "Button[Item]", "product")
-    walk.learn("product", "back|", ActionKind.BACK, "", "list")
-    walk.learn("list", "tap|Button[Item]", ActionKind.TAP, "Button[Item]", "product")
-    walk.learn("product", "tap|Button[Like]", ActionKind.TAP, "Button[Like]", "liked", in_place=True)
-    walk.learn("liked", "back|", ActionKind.BACK, "", "list")
-    walk.learn("list", "tap|Button[Item]", ActionKind.TAP, "Button[Item]", "liked")
-    walk.learn("liked", "tap|Button[Liked]", ActionKind.TAP, "Button[Liked]", "product", in_place=True)
+    tap(walk, "list", "Item", "product")
+    back(walk, "product", "list")
+    tap(walk, "list", "Item", "product")
+    tap(walk, "product", "Like", "liked", in_place=True)
+    back(walk, "liked", "list")
+    tap(walk, "list", "Item", "liked")
+    tap(walk, "liked", "Liked", "product", in_place=True)
     hop = walk.first_hop("product", {"list": 1, "liked": 1}, SETTINGS)
     assert hop is not None and hop.action == Action(ActionKind.BACK) and hop.towards == "list"
     # Opened from home this time, then liked: Back from the liked page leads home too.
-    walk.learn("product", "restart", ActionKind.RESTART, "", "home")
-    walk.learn("home", "tap|Button[Settings]", ActionKind.TAP, "Button[Settings]", "product")
-    walk.learn("product", "tap|Button[Like]", ActionKind.TAP, "Button[Like]", "liked", in_place=True)
+    restart(walk, "product")
+    tap(walk, "home", "Settings", "product")
+    tap(walk, "product", "Like", "liked", in_place=True)
     hop = walk.first_hop("liked", {"list": 1, "home": 1}, SETTINGS)
     assert hop is not None and hop.action == Action(ActionKind.BACK) and hop.towards == "home"
 
@@ -223,19 +235,19 @@ def test_a_page_changed_in_place_is_left_by_back_as_before() -> None:
 def test_after_a_restart_no_page_is_open_over_another() -> None:
     walk = WalkBack()
     walk.stood_on("launcher", outside=True)
-    walk.learn("home", "back|", ActionKind.BACK, "", "launcher")
-    walk.learn("login", "tap|Button[Sign in]", ActionKind.TAP, "Button[Sign in]", "home")
-    walk.learn("home", "restart", ActionKind.RESTART, "", "home")
+    back(walk, "home", "launcher")
+    tap(walk, "login", "Sign in", "home")
+    restart(walk, "home")
     assert walk.first_hop("home", {"login": 1}, HOME) is None  # Back leaves the app, as before
 
 
 def test_a_page_whose_back_led_elsewhere_than_where_it_was_opened_from_keeps_its_back_edge() -> None:
     walk = WalkBack()
     learnt_product_page(walk)
-    walk.learn("product", "back|", ActionKind.BACK, "", "list")  # not home, where it was opened from
-    walk.learn("list", "back|", ActionKind.BACK, "", "home")
-    walk.learn("home", "restart", ActionKind.RESTART, "", "home")
-    walk.learn("home", "tap|Button[Settings]", ActionKind.TAP, "Button[Settings]", "product")
+    back(walk, "product", "list")  # not home, where it was opened from
+    back(walk, "list", "home")
+    restart(walk, "home")
+    tap(walk, "home", "Settings", "product")
     hop = walk.first_hop("product", {"home": 1, "list": 1}, SETTINGS)
     assert hop is not None and hop.towards == "list"
 
@@ -243,11 +255,11 @@ def test_a_page_whose_back_led_elsewhere_than_where_it_was_opened_from_keeps_its
 def test_a_tap_back_to_the_page_a_page_was_opened_from_opens_nothing() -> None:
     # Up returns to the list: the list was not opened from the product page, and its Back is its own.
     walk = WalkBack()
-    walk.learn("home", "tap|Button[Orders]", ActionKind.TAP, "Button[Orders]", "list")
-    walk.learn("list", "back|", ActionKind.BACK, "", "home")
-    walk.learn("home", "tap|Button[Orders]", ActionKind.TAP, "Button[Orders]", "list")
-    walk.learn("list", "tap|Button[Item]", ActionKind.TAP, "Button[Item]", "product")
-    walk.learn("product", "tap|Button[Up]", ActionKind.TAP, "Button[Up]", "list")
+    tap(walk, "home", "Orders", "list")
+    back(walk, "list", "home")
+    tap(walk, "home", "Orders", "list")
+    tap(walk, "list", "Item", "product")
+    tap(walk, "product", "Up", "list")
     hop = walk.first_hop("list", {"home": 1}, SETTINGS)
     assert hop is not None and hop.action == Action(ActionKind.BACK) and hop.towards == "home"
 
