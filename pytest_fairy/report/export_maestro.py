@@ -27,6 +27,10 @@ from pytest_fairy.text import one_line
 
 # What a regular expression (Java's, as Maestro's) treats as special.
 _REGEX_SPECIAL = re.compile(r"([\\^$.|?*+()\[\]{}])")
+# Older Maestro drivers refuse to type anything but ASCII on Android.
+UNICODE_HEADER = (
+    "# Needs Maestro 2.7.0 or later: on Android it types text other than ASCII by its own input method."
+)
 # Maestro's swipe names the finger's direction; an explorer's scroll names what comes into view.
 _SWIPE = {Direction.DOWN: "UP", Direction.UP: "DOWN", Direction.RIGHT: "LEFT", Direction.LEFT: "RIGHT"}
 
@@ -83,6 +87,8 @@ def maestro_flow(reproduction: Reproduction, title: str) -> str:
     if env:
         names = " ".join(f"-e {name}=..." for name in env)
         header.append(f"# Run: maestro test {names} <this file>")
+    if any(isinstance(c, dict) and not str(c.get("inputText", "")).isascii() for _, c in commands):
+        header.append(UNICODE_HEADER)
     if crash:
         header.append(
             "# Maestro cannot read the log: the flow checks that a view of the app is still on the screen "
@@ -199,14 +205,15 @@ def _erased(held: int) -> list[dict[str, int]]:
 
 
 def _typed(move: Move, i: int, env: dict[str, None]) -> str:
-    """What is secret as Maestro parameters, `${NAME}` (`maestro test -e NAME=...`). Maestro types only
-    ASCII on Android (its driver refuses other text), and runs `${...}` in literal text as JavaScript."""
+    """What is secret as Maestro parameters, `${NAME}` (`maestro test -e NAME=...`). Maestro runs `${...}`
+    in literal text as JavaScript; on Android it types text other than ASCII through its own input method
+    since 2.7.0 (`UNICODE_HEADER`)."""
     parts = []
     for piece in typed(move, i):
         if piece.from_env:
             env[piece.text] = None
-        elif not piece.text.isascii() or "${" in piece.text:
-            raise Unwritable(f"step {i} types {piece.text!r}: Maestro's inputText cannot type it on Android")
+        elif "${" in piece.text:
+            raise Unwritable(f"step {i} types {piece.text!r}: Maestro would run it as JavaScript")
         parts.append("${" + piece.text + "}" if piece.from_env else piece.text)
     return "".join(parts)
 

@@ -20,7 +20,7 @@ from pytest_fairy.explore.evidence import Against, Contradiction
 from pytest_fairy.explore.oracles import Finding
 from pytest_fairy.explore.recorded_action import RecordedAction
 from pytest_fairy.explore.reproduction import NO_WAY, Move, Proof, Reproduction, Selector, Way
-from pytest_fairy.report.export_maestro import escape
+from pytest_fairy.report.export_maestro import UNICODE_HEADER, escape
 from pytest_fairy.report.exports import TEXT_FILE, exports
 from pytest_fairy.spec.model import Oracle, OracleKind
 
@@ -384,11 +384,23 @@ def test_views_told_apart_only_by_their_place_get_no_maestro_flow() -> None:
     assert "pay.maestro.yaml is not written: Maestro would not find the same view" in files[TEXT_FILE]
 
 
-def test_text_maestro_cannot_type_on_android_gets_no_flow() -> None:
+def test_text_other_than_ascii_is_typed_by_maestro_2_7_and_later() -> None:
     typed = move(1, "type", Selector(resource_id="com.shop:id/q"), "type [1] 搜索 '麦辣鸡腿堡'", text="麦辣鸡腿堡")
     files = exports(reproduction(moves=(typed,)), "pay")
     assert "d(resourceId='com.shop:id/q').set_text('麦辣鸡腿堡')" in files["test_reproduce_pay.py"]
-    assert "Maestro's inputText cannot type it on Android" in files[TEXT_FILE]
+    flow = files["pay.maestro.yaml"]
+    assert "- inputText: 麦辣鸡腿堡" in flow and UNICODE_HEADER in flow
+    check_flow(flow)
+    # Text in ASCII alone needs no particular version.
+    typed = move(1, "type", Selector(resource_id="com.shop:id/q"), "type [1] 搜索 'burger'", text="burger")
+    assert UNICODE_HEADER not in exports(reproduction(moves=(typed,)), "pay")["pay.maestro.yaml"]
+
+
+def test_text_maestro_would_run_as_javascript_gets_no_flow() -> None:
+    typed = move(1, "type", Selector(resource_id="com.shop:id/q"), "type [1] 搜索 '${x}'", text="${x}")
+    files = exports(reproduction(moves=(typed,)), "pay")
+    assert "pay.maestro.yaml" not in files
+    assert "Maestro would run it as JavaScript" in files[TEXT_FILE]
 
 
 def test_an_element_named_by_a_secret_is_not_written_down() -> None:
