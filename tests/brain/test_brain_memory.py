@@ -3,6 +3,8 @@ learnt of the app, the sampling of a list's rows and the scrolling of lists."""
 
 from __future__ import annotations
 
+import pytest
+
 from pytest_fairy.brain.candidates import Candidate
 from pytest_fairy.brain.frontier import Frontier
 from pytest_fairy.brain.samples import FAMILY_SAMPLE, Samples, row_words
@@ -232,12 +234,16 @@ def test_a_page_changed_in_place_is_left_by_back_as_before() -> None:
     assert hop is not None and hop.action == Action(ActionKind.BACK) and hop.towards == "home"
 
 
-def test_after_a_restart_no_page_is_open_over_another() -> None:
+@pytest.mark.parametrize("how", ["restart", "a feature's launch"])
+def test_after_a_restart_no_page_is_open_over_another(how: str) -> None:
     walk = WalkBack()
     walk.stood_on("launcher", outside=True)
     back(walk, "home", "launcher")
     tap(walk, "login", "Sign in", "home")
-    restart(walk, "home")
+    if how == "restart":
+        restart(walk, "home")
+    else:
+        walk.started()
     assert walk.first_hop("home", {"login": 1}, HOME) is None  # Back leaves the app, as before
 
 
