@@ -15,6 +15,7 @@ from pytest_fairy.brain.candidates import Candidate, Focus, best, find_candidate
 from pytest_fairy.brain.frontier import DIALOG, Frontier, page_of
 from pytest_fairy.brain.goal_order import GoalOrder
 from pytest_fairy.brain.open_exploration import OpenExploration, Tier, element_kind
+from pytest_fairy.brain.other_faces import OtherFaces
 from pytest_fairy.brain.retries import Retries, refused
 from pytest_fairy.brain.samples import Samples
 from pytest_fairy.brain.scrolling import SCROLL_BACK, ListScrolls
@@ -23,7 +24,6 @@ from pytest_fairy.explore.action import Action, ActionKind, Direction
 from pytest_fairy.explore.decisions import Decision, Judgement, OutcomeKind, Plan, StepContext, Usage
 from pytest_fairy.explore.guard import GuardVerdict, VerdictKind
 from pytest_fairy.explore.target import Target
-from pytest_fairy.perception.hierarchy import Bounds
 from pytest_fairy.perception.refs import list_row
 from pytest_fairy.perception.screen import Screen
 
@@ -46,8 +46,7 @@ class OfflineBrain:
         self._retries = Retries()
         # (label, toggle, key, the screen it was tried on)
         self._last_tried: tuple[str, bool, str, Screen] | None = None
-        # The element the last step tapped: (page title, its bounds, its label), to know its other face.
-        self._tapped: tuple[str, Bounds, str] | None = None
+        self._faces = OtherFaces()  # what would undo the feature's taps (`Like` become `Liked`)
         # The last action taken, to learn where it led: (page, key, action, ref).
         self._last: tuple[str, str, Action, str] | None = None
         # The parts of the form filled since the brain came to the current page (fields, boxes, choices; a
@@ -61,6 +60,7 @@ class OfflineBrain:
 
     def plan(self, target: Target, screen: Screen, som_jpeg: bytes = b"") -> Plan:
         self._focus = Focus.of(target)
+        self._faces = OtherFaces()
         self._walk.started()
         self._order = GoalOrder(target.goal, (value for _, value in target.inputs))
         steps = tuple(f"explore {name}" for name in target.sub_features) or (f"explore {target.feature}",)
@@ -98,12 +98,12 @@ class OfflineBrain:
         self._samples.see(ctx.screen)
         labels = {mark.ref: mark.label for mark in ctx.screen.marks}
         self._kinds = {mark.ref: element_kind(mark) for mark in ctx.screen.marks}
-        undo = self._other_face(ctx)
+        undo = set() if self._open else self._faces.undoing(ctx)
         tabs = set() if self._open else {f"{ActionKind.TAP}|{ref}" for ref in own_tabs}
         untried = [
             c
             for c in candidates
-            if c.ref != undo and c.key not in tabs and self._fresh(state, c, labels.get(c.ref, ""))
+            if c.ref not in undo and c.key not in tabs and self._fresh(state, c, labels.get(c.ref, ""))
         ]
         lowest: Tier | None = None
         if self._open:
@@ -130,22 +130,6 @@ class OfflineBrain:
         if self._open and state != self._root and self._spread.back_untried(state) and not outside:
             return self._back_untried(state)
         return self._elsewhere(ctx, untried, candidates)
-
-    def _other_face(self, ctx: StepContext) -> str:
-        """The element that took the place of the one the last step tapped, on the same page, when that tap
-        did something (`Like` become `Liked`, `Follow` become `Following`): its other face, whose tap would
-        undo what the feature just did. Not tried at once ("" when there is none); later, as any element.
-        An open exploration has no progress to undo: there it is a way of the map like any other."""
-        tapped, self._tapped = self._tapped, None
-        if tapped is None or self._open or ctx.screen.has_dialog:
-            return ""
-        if ctx.last is None or ctx.last.kind is OutcomeKind.NO_CHANGE:
-            return ""
-        title, bounds, label = tapped
-        if ctx.screen.title != title:
-            return ""
-        face = next((m for m in ctx.screen.marks if m.bounds == bounds and m.label != label), None)
-        return face.ref if face is not None else ""
 
     def _ahead(
         self, ctx: StepContext, leading: list[Candidate], candidates: list[Candidate], labels: dict[str, str]
@@ -262,7 +246,7 @@ class OfflineBrain:
         if target is not None:
             self._samples.tried(best.ref, target.label)
             if best.action.kind is ActionKind.TAP:
-                self._tapped = (ctx.screen.title, target.bounds, target.label)
+                self._faces.tapped(ctx.screen.title, target.bounds, target.label)
         if best.fills:
             self._filled_here.add(best.key)
         if self._open and best.toggle:

@@ -1,6 +1,6 @@
 """A button whose tap turns it into its other face (`Like` into `Liked`, and back): in a feature's search,
-the other face is not tapped at once, which would undo what the feature just did. Nor is a switch the
-done-when wants checked, once it is on."""
+the other face is not tapped, at once or when the page is seen again, which would undo what the feature
+did. Nor is a switch the done-when wants checked, once it is on."""
 
 from __future__ import annotations
 
@@ -67,8 +67,8 @@ def explored(tmp_path: Path, goal: str, done: str, app: str = APP) -> tuple[str,
 
 def test_a_like_is_not_undone_by_its_other_face(tmp_path: Path) -> None:
     verdict, steps = explored(tmp_path, "like Track 3 and find it under Liked Songs", "visible: Track 3")
-    liked = steps.index(("Track 3", "tap [2] Like"))
-    assert steps[liked + 1] != ("Track 3", "tap [2] Liked"), steps
+    assert ("Track 3", "tap [2] Like") in steps
+    assert ("Track 3", "tap [2] Liked") not in steps, steps
     assert verdict == "passed", steps
 
 
@@ -79,8 +79,8 @@ def test_an_unlike_is_not_undone_by_its_other_face(tmp_path: Path) -> None:
     verdict, steps = explored(
         tmp_path, "unlike Track 3, so the library no longer lists it", "not_visible: Track 3", liked
     )
-    unliked = steps.index(("Track 3", "tap [2] Liked"))
-    assert steps[unliked + 1] != ("Track 3", "tap [2] Like"), steps
+    assert ("Track 3", "tap [2] Liked") in steps
+    assert ("Track 3", "tap [2] Like") not in steps, steps
     assert verdict == "passed", steps
 
 
