@@ -49,7 +49,9 @@ class WalkBack:
         self._returns: dict[str, bool] = {}
 
     def stood_on(self, state: str, *, outside: bool) -> None:
-        """The brain stands on `state`, `outside` the app (another app in front)."""
+        """The brain stands on `state`, `outside` the app (another app in front): a walk to it has arrived."""
+        if state == self.heading:
+            self.heading = None
         if outside:
             self._foreign.add(state)
 

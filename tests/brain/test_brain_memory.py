@@ -118,6 +118,17 @@ def test_the_walk_takes_the_shortest_known_path_by_ref() -> None:
     assert walk.heading == "detail"
 
 
+def test_a_walk_has_arrived_once_the_brain_stands_on_its_page() -> None:
+    # The page it walked to had work, taken at once; once done there, the brain does not head back to it.
+    walk = WalkBack()
+    walk.learn("home", "tap|Button[Orders]", ActionKind.TAP, "Button[Orders]", "orders")
+    assert walk.first_hop("home", {"orders": 1}, HOME) is not None
+    walk.stood_on("home", outside=False)
+    assert walk.heading == "orders"  # still on the way
+    walk.stood_on("orders", outside=False)
+    assert walk.heading is None
+
+
 def test_an_action_that_stays_on_its_page_forgets_where_it_once_led() -> None:
     walk = WalkBack()
     walk.learn("home", "tap|Button[Orders]", ActionKind.TAP, "Button[Orders]", "orders")
