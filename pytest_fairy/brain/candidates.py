@@ -61,7 +61,8 @@ CONFIRM_WORDS = frozenset({"确定", "确认", "完成", "保存", "提交", "ok
 COMMIT_BONUS = 50
 # In an open exploration (no done-when oracle to reach), a form's submit button goes after the page's
 # other ways on (links such as 忘记密码 / 注册): submitting often leaves the page for good (a login page is
-# not seen again once logged in). With an oracle to reach, the submit is the main road and goes first.
+# not seen again once logged in). So do its fields, filled just before the submit that needs them: what is
+# typed before a link is lost with the page. With an oracle to reach, the form is the main road: first.
 SUBMIT_LAST_PENALTY = 10
 
 # A screen showing Han characters is in Chinese: what is typed into it is too.
@@ -278,7 +279,8 @@ def _actions_for(
         return []  # the feature asks for its form submitted empty: nothing of it is filled or chosen
     if node.editable:
         # Forms first: a submit button tried before its fields are filled teaches nothing. But a
-        # search box narrows what is on screen: try the page's own elements before searching.
+        # search box narrows what is on screen: try the page's own elements before searching. In an open
+        # exploration the fields wait with their submit (`submit_last`).
         searching = any(word in f"{node.resource_id} {label}".lower() for word in SEARCH_WORDS)
         text = text_for(mark, ctx.target, chinese=_HAN.search(ctx.screen.text) is not None)
         given = {value for _, value in ctx.target.inputs if value}
@@ -287,7 +289,7 @@ def _actions_for(
             # after a refused submit), already: typing it again would replace it with itself.
             return []
         action = Action(ActionKind.TYPE, mark.number, text)
-        bonus = -15 if searching else FORM_FIRST_BONUS
+        bonus = -15 if searching else -SUBMIT_LAST_PENALTY if submit_last else FORM_FIRST_BONUS
         why = f"fill '{label}'"
         return [Candidate(score + bonus, order, action, f"type|{ref}", why, ref, relevant=True, fills=True)]
     picker = form and picks(mark)

@@ -51,6 +51,10 @@ def test_open_exploration_tries_a_forms_links_before_its_submit_and_refills_it()
     login = next(i for i, a in enumerate(actions) if a.endswith("登录"))
     assert any(a.endswith("忘记密码？") for a in actions[:login]), actions
     assert any(a.endswith("注册新账号") for a in actions[:login]), actions
+    # Nor are its fields filled before those links: what is typed there would be lost on leaving.
+    login_page = [a for s, a in zip(steps, actions, strict=True) if s.title == "登录随手记"]
+    links = max(i for i, a in enumerate(login_page) if a.endswith(("忘记密码？", "注册新账号")))
+    assert not [a for a in login_page[:links] if a.startswith("type")], actions
     # 注册 opened the browser and the app was relaunched: its form is empty, so it is filled right
     # before the submit (in an open exploration a field waits for the submit that needs it).
     assert "restart" in actions[:login]
