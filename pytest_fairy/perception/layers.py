@@ -2,7 +2,8 @@
 
 A dump lists one root per window, in an order that is not reliable, so the z-order is decided by kind
 (the app at the bottom, its dialogs above it, the keyboard above those, system dialogs on top) and, within
-a kind, by area (larger below). Kinds are recognised in this order:
+a kind, by the area it draws (larger below; a full-screen dim root draws its panel). Kinds are recognised
+in this order:
 
 1. Windows with nothing a person can see or act on (no text, no description, nothing interactive: the
    gesture-navigation strips, decor and transparent windows real phones list) -> DECOR, whatever their
@@ -160,11 +161,27 @@ def _fingerprint(root: Node) -> str:
     return "\x1f".join(f"{n.class_name}|{n.resource_id}|{n.text}|{n.content_desc}" for n in root.iter())
 
 
-def _sort_key(layer: Layer) -> tuple[int, int, int, int, str, str]:
+def _sort_key(layer: Layer, screen: Bounds) -> tuple[int, int, int, int, str, str]:
     # Everything here comes from the layer itself, never from its position in the file, so that the
     # same windows in another order give the same layers.
     b = layer.bounds
-    return (Z_RANK[layer.kind], -b.area, b.top, b.left, layer.package, _fingerprint(layer.root))
+    return (
+        Z_RANK[layer.kind],
+        -_drawn(layer, screen).area,
+        b.top,
+        b.left,
+        layer.package,
+        _fingerprint(layer.root),
+    )
+
+
+def _drawn(layer: Layer, screen: Bounds) -> Bounds:
+    """What an overlay draws: the panel of a window that covers the screen (its dim around a dialog), else
+    the window. A dim's size says nothing of the dialog's, which a popup beside it may exceed."""
+    if layer.kind is LayerKind.APP or not full_screen(layer.root, screen):
+        return layer.bounds
+    panel = find_panel(layer.root)
+    return panel.bounds if panel is not None else layer.bounds
 
 
 def detect_layers(windows: list[Node], app_package: str = "") -> list[Layer]:
@@ -200,4 +217,4 @@ def detect_layers(windows: list[Node], app_package: str = "") -> list[Layer]:
             floating = root.package != base.package and not full_screen(root, screen)
             kind = LayerKind.DECOR if floating else _overlay_kind(root, screen)
             layers.append(Layer(kind, root, root.package))
-    return sorted(layers, key=_sort_key)
+    return sorted(layers, key=lambda layer: _sort_key(layer, screen))

@@ -105,6 +105,20 @@ def test_within_a_kind_the_larger_layer_is_below() -> None:
         assert [d.bounds.area for d in dialogs] == sorted((d.bounds.area for d in dialogs), reverse=True)
 
 
+def test_a_dialog_over_a_dim_is_sized_by_its_panel_not_its_dim() -> None:
+    # A menu window still open (a framed panel, no dim), and a dialog opened from it over a full-screen dim:
+    # the dialog's panel is the smaller of the two, so it is above, and only it takes taps.
+    menu = v("FrameLayout", (400, 340, 1040, 1352), v("TextView", (456, 396, 984, 526), text="附近门店",
+             clickable=True), rid="android:id/content")
+    panel = v("LinearLayout", (90, 928, 990, 1472), v("TextView", (146, 984, 934, 1114), text="需要权限"),
+              v("Button", (146, 1272, 934, 1416), text="知道了", clickable=True))
+    dim_root = v("FrameLayout", (0, 0, 1080, 2400), v("FrameLayout", (0, 0, 1080, 2400), panel))
+    for seed in range(4):
+        layers = layers_of(menu_window(), menu, dim_root, seed=seed)
+        assert kinds(layers) == [K.APP, K.DIALOG, K.DIALOG]
+        assert {n.text for n in layers[-1].nodes()} >= {"需要权限", "知道了"}
+
+
 def test_the_app_window_is_chosen_by_package_size_and_shape() -> None:
     # A full-screen bottom-sheet window of the app's own package is not mistaken for the app.
     for seed in range(4):
