@@ -223,10 +223,14 @@ class Confirmer:
         if tried is not None and tried.lost is not None:
             return _kept(tried.lost, after)
         if tried is not None and tried.forgotten is not None:
-            forgotten = tried.forgotten
-            if forgotten.empty in seen_texts(after.screen):
-                return ""
+            forgotten, texts = tried.forgotten, seen_texts(after.screen)
             where = after.screen.title or "the screen"
+            if forgotten.missing:
+                if not any(forgotten.missing in text for text in texts):
+                    return ""
+                return f"this time {where} listed '{forgotten.missing}', not: {forgotten}"
+            if forgotten.empty in texts:
+                return ""
             return f"this time {where} did not show '{forgotten.empty}', not: {forgotten}"
         action = way.moves[-1].action.resolve(before.screen) if way.moves and before is not None else None
         element = action.target(before.screen) if action is not None and before is not None else None

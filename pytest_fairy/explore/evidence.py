@@ -25,7 +25,9 @@ What contradicts a feature (`Contradiction`), from what the screens before and a
 - a lost setting: a switch or box the run set, shown the other way when the run came back to its page,
   untouched since (`Settings`);
 - kept nothing: a keep tapped once (收藏, Add to favourites) that said it succeeded, then its page of kept
-  things (我的收藏) showing no row and saying it is empty (`暂无收藏`), nothing taken back since (`Keeps`);
+  things (我的收藏) showing no row and saying it is empty (`暂无收藏`), or, every row shown, naming another
+  thing the run kept by its page's title but not the title of the page this keep was made on; nothing
+  taken back since (`Keeps`);
 - nothing found: a search on the spec's own test data (its `inputs`), whose outcome says that nothing
   was found (`No results`, `没有找到`).
 
@@ -87,12 +89,14 @@ class Against:
     """A step's contradiction of its feature, as a check an exported reproduction makes after that step:
     the element `label`'s action must change the screen (NOTHING), must not show the error `shown`
     (ERROR), must not open the screen `screen` (WRONG_SCREEN: no `shown`, a text only that screen showed),
-    must not say `shown`, that nothing was found (NOTHING_FOUND)."""
+    must not say `shown`, that nothing was found (NOTHING_FOUND); what it kept must not show `shown`, that
+    there is none, or must list `missing` (FORGOTTEN)."""
 
     kind: Contradiction
     label: str
     shown: str = ""
     screen: str = ""  # WRONG_SCREEN: the title of the screen it opened
+    missing: str = ""  # FORGOTTEN: what its page of kept things did not list
 
     def __str__(self) -> str:
         match self.kind:
@@ -104,6 +108,8 @@ class Against:
                 return f"searching with '{self.label}' finds something, not '{self.shown}'"
             case Contradiction.LOST:
                 return f"'{self.label}' stays {self.shown}"
+            case Contradiction.FORGOTTEN if self.missing:
+                return f"what '{self.label}' kept lists '{self.missing}'"
             case Contradiction.FORGOTTEN:
                 return f"what '{self.label}' kept shows, not '{self.shown}'"
             case _:

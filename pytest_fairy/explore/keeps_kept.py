@@ -1,12 +1,14 @@
 """What the app said it kept: a keep (收藏, Add to favourites, 加入购物车) that said it succeeded (its toast),
 followed by its page of kept things (我的收藏, Favourites, 购物车) saying it is empty, is a thing the app did
-not keep (`Contradiction.FORGOTTEN`).
+not keep (`Contradiction.FORGOTTEN`). So is one made on a page titled with what it keeps (`Lisbon`), when
+that page of kept things lists another thing the run kept by its page's title (`Hanoi`), shows every row
+it holds (its lists end above their bottom edge), and names the first nowhere.
 
 Only a keep tapped once: a second tap of the same element may have undone the first (收藏 / 取消收藏 on one
 button). Only a page whose title shares the keep's words (or names favourites, as a keep of `Save` or
 `Bookmark` on a page with no field to fill does: `My favourites`), showing no row and an empty-state text
-(暂无收藏, No saved recipes yet), and reached with no tap of an undo (取消收藏, Remove) since the keep: the
-run's own doing explains nothing of what it shows.
+(暂无收藏, No saved recipes yet), or the rows above, and reached with no tap of an undo (取消收藏, Remove)
+since the keep: the run's own doing explains nothing of what it shows.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from pytest_fairy.explore.facts import Control, Facts, seen_texts
 from pytest_fairy.explore.vocabulary import KEEP_WORDS, says
 from pytest_fairy.perception.refs import list_row
-from pytest_fairy.perception.relevance import loose_overlap, tokens, with_forms
+from pytest_fairy.perception.relevance import loose_overlap, names_whole, tokens, with_forms
 from pytest_fairy.perception.screen import Screen
 
 # A page of kept things saying it holds none: 暂无收藏的房源, 还没有收藏, No saved recipes yet, Your wishlist
@@ -33,14 +35,18 @@ UNDO_WORDS = frozenset({"取消", "移除", "删除", "remove", "unfollow", "unl
 
 @dataclass(frozen=True, slots=True)
 class Forgotten:
-    """A keep the app did not keep: step `step` tapped `label`, which said `said`; its page showed `empty`."""
+    """A keep the app did not keep: step `step` tapped `label`, which said `said`; its page showed `empty`,
+    or did not list `missing`, the title of the page the keep was made on."""
 
     label: str
     said: str
     step: int
     empty: str
+    missing: str = ""
 
     def __str__(self) -> str:
+        if self.missing:
+            return f"did not list '{self.missing}', though step {self.step} ({self.label}) said '{self.said}'"
         return f"showed '{self.empty}', though step {self.step} ({self.label}) said '{self.said}'"
 
 
@@ -51,6 +57,9 @@ class Keeps:
         self._kept: dict[str, Forgotten] = {}  # by the element's ref; `empty` filled once found
         self._again: set[str] = set()  # keeps tapped more than once: the second may have undone the first
         self._favourites: set[str] = set()  # keeps of a favourite: not a form's Save
+        # The keeps made on a titled page, by (ref, the page's title): what its page of kept things lists.
+        self._titled: dict[tuple[str, str], Forgotten] = {}
+        self._titled_again: set[tuple[str, str]] = set()
 
     def arrived(
         self, step: int, ref: str, label: str, facts: Facts, screens: tuple[Screen, Screen]
@@ -60,8 +69,10 @@ class Keeps:
         acted_on, reached = screens
         if facts.control is Control.BUTTON and says(label, UNDO_WORDS):
             self._kept.clear()  # something was taken back: what the pages show is the run's doing
+            self._titled.clear()
             return None
         if facts.control is Control.BUTTON and says(label, KEEPING) and not facts.retitled:
+            self._keep_titled(step, ref, label, facts, acted_on.title)
             if ref in self._kept or ref in self._again:
                 self._kept.pop(ref, None)
                 self._again.add(ref)
@@ -70,8 +81,11 @@ class Keeps:
                 if _favourites(label) and not any(m.node.editable for m in acted_on.marks):
                     self._favourites.add(ref)
             return None
-        if reached.title == acted_on.title or any(list_row(m.node) is not None for m in reached.marks):
+        if reached.title == acted_on.title:
             return None
+        unlisted = self._unlisted(reached)
+        if unlisted is not None or any(list_row(m.node) is not None for m in reached.marks):
+            return unlisted
         empty = next((text for text in seen_texts(reached) if EMPTY.search(text)), "")
         if not empty:
             return None
@@ -81,6 +95,39 @@ class Keeps:
                 del self._kept[found]
                 return Forgotten(keep.label, keep.said, keep.step, empty)
         return None
+
+    def _keep_titled(self, step: int, ref: str, label: str, facts: Facts, title: str) -> None:
+        key = (ref, title)
+        if key in self._titled or key in self._titled_again:
+            self._titled.pop(key, None)
+            self._titled_again.add(key)
+        elif title and facts.toast and not facts.error:
+            self._titled[key] = Forgotten(label, facts.toast, step, "", missing=title)
+
+    def _unlisted(self, reached: Screen) -> Forgotten | None:
+        """A keep whose thing a page of kept things with every row shown does not name, while it names
+        another the run kept, by the title of the page it was kept on."""
+        texts = seen_texts(reached)
+        listed = {title for _, title in self._titled if any(names_whole(text, title) for text in texts)}
+        if not listed or not _every_row_shown(reached):
+            return None
+        page = with_forms(tokens(reached.title))
+        for (ref, title), keep in self._titled.items():
+            kept_here = loose_overlap(keep.label, page) or ref in self._favourites and page & FAVOURITES
+            if kept_here and title not in listed and not any(title in text for text in texts):
+                del self._titled[ref, title]
+                return keep
+        return None
+
+
+def _every_row_shown(screen: Screen) -> bool:
+    """Each list on `screen` ends above its bottom edge: it holds no row below what it shows."""
+    lists = [m.node for m in screen.marks if m.node.scrollable]
+    lists += [row.parent for m in screen.marks if (row := list_row(m.node)) is not None and row.parent]
+    return all(
+        max((child.bounds.bottom for child in node.children), default=0) < node.bounds.bottom
+        for node in lists
+    )
 
 
 def _favourites(label: str) -> bool:

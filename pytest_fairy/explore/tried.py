@@ -58,11 +58,13 @@ class Tried:
         return found
 
     def relevance(self, words: frozenset[str]) -> int:
-        """How strongly the feature's words point at it (at the setting it found lost, if it did)."""
+        """How strongly the feature's words point at it (at the setting it found lost, if it did; at the keep
+        it found not kept, or at the thing kept)."""
         if self.lost is not None:
             return relevance(self.lost.label, "", Control.OPTION, words)
         if self.forgotten is not None:
-            return relevance(self.forgotten.label, "", Control.BUTTON, words)
+            keep = relevance(self.forgotten.label, "", Control.BUTTON, words)
+            return max(keep, relevance(self.forgotten.missing, "", Control.OPTION, words))
         as_asked = self.facts.emptied or self.facts.spec_data
         return relevance(self.label, self.via, self.facts.control, words, as_asked)
 
@@ -75,7 +77,10 @@ class Tried:
         if self.lost is not None:
             return Against(Contradiction.LOST, self.lost.label, "on" if self.lost.was else "off")
         if self.forgotten is not None:
-            return Against(Contradiction.FORGOTTEN, self.forgotten.label, self.forgotten.empty)
+            forgotten = self.forgotten
+            return Against(
+                Contradiction.FORGOTTEN, forgotten.label, forgotten.empty, missing=forgotten.missing
+            )
         shown = {
             Contradiction.ERROR: self.facts.error,
             Contradiction.WRONG_SCREEN: self.facts.row_shown or self.facts.arrived or self.led_to,

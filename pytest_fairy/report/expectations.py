@@ -97,12 +97,15 @@ def expectations(reproduction: Reproduction) -> Expectations:
 def contradicted(against: Against) -> Expectation:
     """The check that fails while the step contradicts its feature as `against` says, and passes once it
     does not: the screen changes; the error is not shown; the other element's screen is not opened; the
-    setting stays as it was set."""
+    setting stays as it was set; what was kept is listed."""
     if against.kind is Contradiction.NOTHING:
         return Expectation(None, holds=True, about=str(against))
     if against.kind is Contradiction.LOST:
         checked = Oracle(kind=OracleKind.CHECKED, value=against.label)
         return Expectation(checked, holds=against.shown == "on", about=str(against))
+    if against.kind is Contradiction.FORGOTTEN and against.missing:
+        listed = Oracle(kind=OracleKind.VISIBLE, value=against.missing)
+        return Expectation(listed, holds=True, about=str(against))
     return Expectation(Oracle(kind=OracleKind.VISIBLE, value=against.shown), holds=False, about=str(against))
 
 

@@ -188,3 +188,108 @@ def test_a_keep_found_not_kept_stands_whatever_the_run_did_after() -> None:
         log.add(tried)
     log.add(tapped(7, "收藏", OutcomeKind.CONTENT_CHANGED, KEEP))
     assert log.evidence(["在房源详情点 收藏，再到 我的收藏 里看到它"]) is arrival
+
+
+# -- a kept thing its page does not list -----------------------------------------------------------------
+
+SAVED = Facts(control=Control.BUTTON, toast="Saved")
+LISBON, HANOI = page("Lisbon", "Lisbon: 6.8k people like it"), page("Hanoi", "Hanoi: 2.3k people like it")
+
+
+def kept_both() -> Keeps:
+    keeps = Keeps()  # one Save button on every destination's page: one ref, two pages
+    keeps.arrived(3, "btn_save", "Save", SAVED, (LISBON, LISBON))
+    keeps.arrived(6, "btn_save", "Save", SAVED, (HANOI, HANOI))
+    return keeps
+
+
+def test_a_kept_thing_missing_beside_another_kept_one_was_not_kept() -> None:
+    forgotten = kept_both().arrived(
+        9, "row_fav", "My favourites", OPEN, (MINE, page("My favourites", "Hanoi"))
+    )
+    assert forgotten is not None and forgotten.missing == "Lisbon"
+    assert str(forgotten) == "did not list 'Lisbon', though step 3 (Save) said 'Saved'"
+
+
+def test_a_page_that_names_no_kept_thing_or_hides_rows_proves_nothing_missing() -> None:
+    # Its rows name no kept thing by its page's title (`Hanoian food` is not Hanoi): nothing says how Lisbon
+    # would be listed.
+    for shown in ("Hanoian food", "Kyoto"):
+        assert (
+            kept_both().arrived(9, "f", "My favourites", OPEN, (MINE, page("My favourites", shown))) is None
+        )
+    # Both listed: kept.
+    both = page("My favourites", "Hanoi", "Lisbon")
+    assert kept_both().arrived(9, "f", "My favourites", OPEN, (MINE, both)) is None
+    # A list whose rows reach its bottom edge may hold Lisbon further down.
+    rows = [
+        v("TextView", (0, 300 + 200 * i, 1080, 500 + 200 * i), text=t, rid="row")
+        for i, t in enumerate(("Hanoi", "Kyoto", "Rome", "Oslo", "Paris", "Lima", "Cairo", "Quito", "Tunis"))
+    ]
+    full = screen_of(
+        v("TextView", (40, 60, 1040, 160), text="My favourites", rid="toolbar_title"),
+        v(
+            "androidx.recyclerview.widget.RecyclerView",
+            (0, 300, 1080, 2000),
+            *rows,
+            rid="rv",
+            scrollable=True,
+        ),
+    )
+    assert kept_both().arrived(9, "f", "My favourites", OPEN, (MINE, full)) is None
+    # Not a page of the keep's words.
+    assert (
+        kept_both().arrived(9, "f", "Recently viewed", OPEN, (MINE, page("Recently viewed", "Hanoi"))) is None
+    )
+
+
+def test_a_thing_kept_twice_on_its_page_may_have_been_taken_back() -> None:
+    keeps = kept_both()
+    keeps.arrived(7, "btn_save", "Save", SAVED, (LISBON, LISBON))  # the second tap may have undone the first
+    assert keeps.arrived(9, "f", "My favourites", OPEN, (MINE, page("My favourites", "Hanoi"))) is None
+
+
+TWO_RECIPES = RECIPES.replace(
+    "      - {text: No saved recipes yet, when: not saved}\n      - {text: Pancakes · saved, when: saved}\n",
+    "      - {text: No saved recipes yet, when: not saved and not soup}\n"
+    "      - {text: Pancakes, when: saved}\n      - {text: Tomato soup, when: soup}\n",
+)
+BOTH_SPEC = """
+app: {name: Pantry, package: com.example.pantry, virtual: app.yaml}
+features:
+  - name: save two recipes
+    goal: open Pancakes and tap Save recipe, open Tomato soup and tap Save recipe, then find both under Saved recipes
+    max_steps: 20
+    done_when: [{activity: .SavedActivity}, {visible: Pancakes}, {visible: Tomato soup}]
+"""
+
+
+def test_the_app_that_keeps_one_recipe_of_two_fails_at_the_page_that_lists_the_other(tmp_path: Path) -> None:
+    assert "{text: Tomato soup, when: soup}" in TWO_RECIPES
+    broken = explore_inline(
+        tmp_path, TWO_RECIPES.replace("[{set: {saved: true}}, {toast", "[{toast"), BOTH_SPEC
+    )
+    assert broken.verdict is Verdict.FAILED, broken.reason
+    assert "did not list 'Pancakes', though step 2 (Save recipe) said 'Recipe saved'" in broken.reason
+    assert "(reproduced 2/2" in broken.reason, broken.reason
+    assert explore_inline(tmp_path, TWO_RECIPES, BOTH_SPEC).verdict is Verdict.PASSED
+
+
+def test_a_kept_thing_the_feature_names_points_to_it_though_its_keep_is_unnamed() -> None:
+    # "The saved 'Lisbon' shows in My favourites": not the Save button, but Lisbon is the feature's.
+    forgotten = Forgotten("Save", "Saved", 3, "", missing="Lisbon")
+    arrival = Tried(
+        9,
+        "tap My favourites",
+        "My favourites",
+        "Me",
+        Outcome("tap", OutcomeKind.NEW_STATE),
+        "",
+        OPEN,
+        forgotten=forgotten,
+    )
+    log = Log()
+    log.add(Tried(3, "tap Save", "Save", "Lisbon", Outcome("tap", OutcomeKind.CONTENT_CHANGED), "", SAVED))
+    log.add(arrival)
+    assert log.evidence(["The saved 'Lisbon' shows in My favourites"]) is arrival
+    assert str(arrival.against) == "what 'Save' kept lists 'Lisbon'"

@@ -142,8 +142,18 @@ NEVER_SEEN = Finding("never_seen", "explored the feature to its end but never sa
             Against(Contradiction.WRONG_SCREEN, "Pay $15", "我的收藏"),
             'assert not _within(WAIT_SECONDS, lambda: _visible(d, \'我的收藏\')), "not so: tapping \'Pay $15\' does not open 我的收藏"',
         ),
+        (
+            NEVER_SEEN,
+            Proof.NEVER_SEEN,
+            (),
+            Against(Contradiction.FORGOTTEN, "Save", missing="Lisbon"),
+            # The page of kept things must list what the keep kept.
+            'assert _within(WAIT_SECONDS, lambda: _visible(d, \'Lisbon\')), "not so: what \'Save\' kept lists \'Lisbon\'"',
+        ),
     ],
-    ids=["anr", "must-not-visible", "never-seen-nothing", "never-seen-error", "never-seen-wrong-screen"],
+    ids=[
+        "anr", "must-not-visible", "never-seen-nothing", "never-seen-error", "never-seen-wrong-screen", "kept-unlisted"
+    ],
 )
 def test_each_kind_of_defect_ends_with_its_own_check(
     finding: Finding, proof: Proof, must_not: tuple[Oracle, ...], against: Against | None, expected: str
