@@ -107,6 +107,8 @@ class Keeps:
     def _unlisted(self, reached: Screen) -> Forgotten | None:
         """A keep whose thing a page of kept things with every row shown does not name, while it names
         another the run kept, by the title of the page it was kept on."""
+        if len(self._titled) < 2:
+            return None  # nothing else kept to show how the page names what it keeps
         texts = seen_texts(reached)
         listed = {title for _, title in self._titled if any(names_whole(text, title) for text in texts)}
         if not listed or not _every_row_shown(reached):
