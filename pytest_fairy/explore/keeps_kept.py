@@ -1,8 +1,9 @@
 """What the app said it kept: a keep (收藏, Add to favourites, 加入购物车) that said it succeeded (its toast),
 followed by its page of kept things (我的收藏, Favourites, 购物车) saying it is empty, is a thing the app did
 not keep (`Contradiction.FORGOTTEN`). So is one made on a page titled with what it keeps (`Lisbon`), when
-that page of kept things lists another thing the run kept by its page's title (`Hanoi`), shows every row
-it holds (its lists end above their bottom edge), and names the first nowhere.
+that page of kept things lists another thing the run kept from a page of the same activity, by that page's
+title (`Hanoi`), shows every row it holds (its lists end above their bottom edge), and names the first
+nowhere.
 
 Only a keep tapped once: a second tap of the same element may have undone the first (收藏 / 取消收藏 on one
 button). Only a page whose title shares the keep's words (or names favourites, as a keep of `Save` or
@@ -57,8 +58,10 @@ class Keeps:
         self._kept: dict[str, Forgotten] = {}  # by the element's ref; `empty` filled once found
         self._again: set[str] = set()  # keeps tapped more than once: the second may have undone the first
         self._favourites: set[str] = set()  # keeps of a favourite: not a form's Save
-        # The keeps made on a titled page, by (ref, the page's title): what its page of kept things lists.
+        # The keeps made on a titled page, by (ref, the page's title): what its page of kept things lists;
+        # and the activity of each such page.
         self._titled: dict[tuple[str, str], Forgotten] = {}
+        self._activity: dict[tuple[str, str], str] = {}
         self._titled_again: set[tuple[str, str]] = set()
 
     def arrived(
@@ -72,7 +75,7 @@ class Keeps:
             self._titled.clear()
             return None
         if facts.control is Control.BUTTON and says(label, KEEPING) and not facts.retitled:
-            self._keep_titled(step, ref, label, facts, acted_on.title)
+            self._keep_titled(step, (ref, acted_on.title), label, facts, acted_on.activity)
             if ref in self._kept or ref in self._again:
                 self._kept.pop(ref, None)
                 self._again.add(ref)
@@ -96,27 +99,32 @@ class Keeps:
                 return Forgotten(keep.label, keep.said, keep.step, empty)
         return None
 
-    def _keep_titled(self, step: int, ref: str, label: str, facts: Facts, title: str) -> None:
-        key = (ref, title)
+    def _keep_titled(self, step: int, key: tuple[str, str], label: str, facts: Facts, activity: str) -> None:
+        """The keep `key` (its ref, its page's title) was tapped at `step` on a page of `activity`."""
         if key in self._titled or key in self._titled_again:
             self._titled.pop(key, None)
             self._titled_again.add(key)
-        elif title and facts.toast and not facts.error:
-            self._titled[key] = Forgotten(label, facts.toast, step, "", missing=title)
+        elif key[1] and facts.toast and not facts.error:
+            self._titled[key] = Forgotten(label, facts.toast, step, "", missing=key[1])
+            self._activity[key] = activity
 
     def _unlisted(self, reached: Screen) -> Forgotten | None:
         """A keep whose thing a page of kept things with every row shown does not name, while it names
-        another the run kept, by the title of the page it was kept on."""
+        another the run kept on a page of the same activity (a destination beside a destination, not a
+        hotel that may be listed apart), by the title of the page it was kept on."""
         if len(self._titled) < 2:
             return None  # nothing else kept to show how the page names what it keeps
         texts = seen_texts(reached)
-        listed = {title for _, title in self._titled if any(names_whole(text, title) for text in texts)}
+        listed = {
+            self._activity[key] for key in self._titled if any(names_whole(text, key[1]) for text in texts)
+        }
         if not listed or not _every_row_shown(reached):
             return None
         page = with_forms(tokens(reached.title))
         for (ref, title), keep in self._titled.items():
             kept_here = loose_overlap(keep.label, page) or ref in self._favourites and page & FAVOURITES
-            if kept_here and title not in listed and not any(title in text for text in texts):
+            beside = self._activity[ref, title] in listed
+            if kept_here and beside and not any(title in text for text in texts):
                 del self._titled[ref, title]
                 return keep
         return None

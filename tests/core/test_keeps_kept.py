@@ -243,6 +243,17 @@ def test_a_page_that_names_no_kept_thing_or_hides_rows_proves_nothing_missing() 
     )
 
 
+def test_a_thing_kept_on_another_kind_of_page_says_nothing_of_how_this_one_is_listed() -> None:
+    # Hanoi the hotel, kept from a hotel's page: favourites may list hotels and destinations apart.
+    hotel = screen_of(
+        v("TextView", (40, 60, 1040, 160), text="Hanoi", rid="toolbar_title"), activity=".HotelActivity"
+    )
+    keeps = Keeps()
+    keeps.arrived(3, "btn_save", "Save", SAVED, (LISBON, LISBON))
+    keeps.arrived(6, "btn_save", "Save", SAVED, (hotel, hotel))
+    assert keeps.arrived(9, "f", "My favourites", OPEN, (MINE, page("My favourites", "Hanoi"))) is None
+
+
 def test_a_thing_kept_twice_on_its_page_may_have_been_taken_back() -> None:
     keeps = kept_both()
     keeps.arrived(7, "btn_save", "Save", SAVED, (LISBON, LISBON))  # the second tap may have undone the first
