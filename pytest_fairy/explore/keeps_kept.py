@@ -58,10 +58,9 @@ class Keeps:
         self._kept: dict[str, Forgotten] = {}  # by the element's ref; `empty` filled once found
         self._again: set[str] = set()  # keeps tapped more than once: the second may have undone the first
         self._favourites: set[str] = set()  # keeps of a favourite: not a form's Save
-        # The keeps made on a titled page, by (ref, the page's title): what its page of kept things lists;
-        # and the activity of each such page.
-        self._titled: dict[tuple[str, str], Forgotten] = {}
-        self._activity: dict[tuple[str, str], str] = {}
+        # The keeps made on a titled page, by (ref, the page's title), with that page's activity: what its
+        # page of kept things lists.
+        self._titled: dict[tuple[str, str], tuple[Forgotten, str]] = {}
         self._titled_again: set[tuple[str, str]] = set()
 
     def arrived(
@@ -105,8 +104,7 @@ class Keeps:
             self._titled.pop(key, None)
             self._titled_again.add(key)
         elif key[1] and facts.toast and not facts.error:
-            self._titled[key] = Forgotten(label, facts.toast, step, "", missing=key[1])
-            self._activity[key] = activity
+            self._titled[key] = (Forgotten(label, facts.toast, step, "", missing=key[1]), activity)
 
     def _unlisted(self, reached: Screen) -> Forgotten | None:
         """A keep whose thing a page of kept things with every row shown does not name, while it names
@@ -116,15 +114,16 @@ class Keeps:
             return None  # nothing else kept to show how the page names what it keeps
         texts = seen_texts(reached)
         listed = {
-            self._activity[key] for key in self._titled if any(names_whole(text, key[1]) for text in texts)
+            activity
+            for (_, title), (_, activity) in self._titled.items()
+            if any(names_whole(text, title) for text in texts)
         }
         if not listed or not _every_row_shown(reached):
             return None
         page = with_forms(tokens(reached.title))
-        for (ref, title), keep in self._titled.items():
+        for (ref, title), (keep, activity) in self._titled.items():
             kept_here = loose_overlap(keep.label, page) or ref in self._favourites and page & FAVOURITES
-            beside = self._activity[ref, title] in listed
-            if kept_here and beside and not any(title in text for text in texts):
+            if kept_here and activity in listed and not any(title in text for text in texts):
                 del self._titled[ref, title]
                 return keep
         return None
