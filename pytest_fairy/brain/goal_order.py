@@ -39,13 +39,17 @@ class GoalOrder:
         self._titles: dict[str, str] = {}  # per state, its page's title
         self._visited: set[str] = set()  # states stood on since the last step of the goal was done
         self._backed: set[str] = set()  # states backed out of, towards a place, since then
+        self._ways: set[int] = set()  # where the goal names a menu taken on the way to what it names before
 
     def _find(self, label: str) -> re.Match[str] | None:
         """The first place after the last step done where the goal names `label` whole, as
         `relevance.plain` reads both (`Serious · 30 XP a day` in "Serious (30 XP a day)")."""
         if len(plain(label)) < MIN_LABEL:
             return None
-        return names_whole(self._goal, label, self._at + 1)
+        found = names_whole(self._goal, label, self._at + 1)
+        while found is not None and found.start() in self._ways:
+            found = names_whole(self._goal, label, found.end())
+        return found
 
     def ahead(self, label: str) -> bool:
         """The goal names `label` after the last step of it done (anywhere, before one is)."""
@@ -66,14 +70,19 @@ class GoalOrder:
         here = min((self.where(label) for label in labels), default=len(self._goal))
         return missing[0][1] if missing and missing[0][0] < here else ""
 
-    def done(self, label: str, opened: str = "") -> None:
+    def done(self, label: str, opened: str = "", shown: Iterable[str] = ()) -> None:
         """The element `label` was tapped and did something (`opened`: the title of the page it led to, if
-        it left its page): where the goal names it next is done; unless it only opened the page it names
-        (the 购物车 tab): a way to the goal's steps, which may come before."""
+        it left its page; `shown`: the labels of a menu or dialog it opened): where the goal names it next
+        is done; unless it only opened the page it names (the 购物车 tab), or a menu holding what the goal
+        names before it ("open Recently deleted from the menu"): a way to the goal's steps, which come
+        before."""
         name, title = label.strip().casefold(), opened.strip().casefold()
         if title and name and (title in name or name in title):
             return
         found = self._find(label)
+        if found is not None and any(self.where(other) < found.start() for other in shown):
+            self._ways.add(found.start())  # taken: not a step to come once what it holds is done
+            return
         if found is not None:
             self._at = found.end() - 1
             self._visited.clear()

@@ -275,7 +275,9 @@ class OfflineBrain:
         did = moved or bool(ctx.screen.toasts)  # a toast (已加入) is something it did too
         left = ctx.screen.title != before.title
         if did and key.split("|", 1)[0] in (ActionKind.TAP, ActionKind.LONG_TAP):
-            self._order.done(label, ctx.screen.title if left else "")
+            menu = set() if before.has_dialog else {layer.kind for layer in ctx.screen.dialog_layers[-1:]}
+            shown = [m.label for m in ctx.screen.marks if m.layer in menu]  # of the menu it opened
+            self._order.done(label, ctx.screen.title if left else "", shown)
         refusal = did and refused(before, ctx.screen)
         for state, keys in self._retries.after(
             label, toggle, did, key, left_page=left, refused=refusal

@@ -50,6 +50,25 @@ def test_chinese_labels_are_found_inside_the_sentence() -> None:
     assert not order.ahead("老街牛肉面")
 
 
+def test_a_menu_opened_on_the_way_to_what_the_goal_names_before_it_is_no_step_of_the_goal() -> None:
+    goal = "Delete the entry, then open Recently deleted from the menu and Restore it: back in the Journal"
+    order = GoalOrder(goal)
+    order.done("Delete")
+    order.done("Menu", shown=["Journal", "Tags", "Recently deleted", "Settings"])
+    assert order.where("Recently deleted") < order.where("Journal")  # the item before the list's title
+    order.done("Recently deleted")
+    assert not order.ahead("Menu") and order.ahead("Restore")
+
+    order = GoalOrder(goal)
+    order.done("Delete")
+    order.done("Menu")  # it opened no menu: the sentence's order stands
+    assert not order.ahead("Recently deleted") and order.ahead("Journal")
+
+    order = GoalOrder(DOWNLOAD)  # More options opens a sheet of what the goal names after it
+    order.done("More options", shown=["Download", "Share episode"])
+    assert not order.ahead("Science Weekly") and order.ahead("Download")
+
+
 def test_a_label_the_goal_does_not_name_moves_nothing() -> None:
     order = GoalOrder(DOWNLOAD)
     order.done("Download")
@@ -267,3 +286,65 @@ def passed_steps(folder: Path, app: str, spec: str) -> list[tuple[str, str]]:
     steps = [(s.title, s.action or "") for s in sink.steps]
     assert result.verdict.value == "passed", (result.reason, steps)
     return steps
+
+
+JOURNAL = """
+app: {name: Daybook, package: com.example.daybook, launch: journal}
+variables: {deleted: false}
+screens:
+  - id: journal
+    activity: .MainActivity
+    title: Journal
+    up: false
+    actions:
+      - {class: ImageButton, id: action_menu, desc: Menu, on_tap: [{dialog: drawer}]}
+    elements:
+      - {id: row_coffee, text: Coffee with Maya, when: "not deleted", on_tap: [{go: entry}]}
+      - {id: row_market, text: Rainy Sunday at the market}
+  - id: entry
+    activity: .EntryActivity
+    title: Entry
+    elements:
+      - {class: Button, id: btn_delete, text: Delete, on_tap: [{set: {deleted: true}}, back]}
+  - id: trash
+    activity: .TrashActivity
+    title: Trash
+    elements:
+      - {id: row_deleted, text: Coffee with Maya, when: "deleted", on_tap: [{go: deleted_entry}]}
+  - id: deleted_entry
+    activity: .DeletedEntryActivity
+    title: Deleted entry
+    elements:
+      - {class: Button, id: btn_restore, text: Restore,
+         on_tap: [{set: {deleted: false}}, {reset: journal}, {toast: Moved back to Journal}]}
+  - id: tags
+    activity: .TagsActivity
+    title: Tags
+    elements:
+      - {id: tag_travel, text: "#travel"}
+dialogs:
+  - id: drawer
+    kind: drawer
+    elements:
+      - {id: nav_journal, text: Journal, on_tap: [close]}
+      - {id: nav_tags, text: Tags, on_tap: [{go: tags}]}
+      - {id: nav_trash, text: Recently deleted, on_tap: [{go: trash}]}
+"""
+
+JOURNAL_SPEC = """
+app: {name: Daybook, package: com.example.daybook, virtual: app.yaml}
+features:
+  - name: restore a deleted entry
+    goal: "Delete the entry 'Coffee with Maya', then open Recently deleted from the menu and Restore it: it is back in the Journal"
+    max_steps: 12
+    allow: [delete]
+    done_when:
+      - visible: Moved back to Journal
+      - visible: Coffee with Maya
+"""
+
+
+def test_a_menu_taken_on_the_way_to_what_the_goal_names_before_it_leads_there_next(tmp_path: Path) -> None:
+    steps = passed_steps(tmp_path, JOURNAL, JOURNAL_SPEC)
+    menu = next(n for n, (_, action) in enumerate(steps) if "Menu" in action)
+    assert "Recently deleted" in steps[menu + 1][1], steps
