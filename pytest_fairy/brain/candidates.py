@@ -275,7 +275,7 @@ def _actions_for(
         - tried_anywhere.get(ref, 0) * 3
         - (40 if _leaves(mark) else 0)
     )
-    if empty_first and (node.editable or node.checkable):
+    if empty_first and (node.editable or node.checkable or picks(mark)):
         return []  # the feature asks for its form submitted empty: nothing of it is filled or chosen
     if node.editable:
         # Forms first: a submit button tried before its fields are filled teaches nothing. But a

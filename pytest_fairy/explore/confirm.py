@@ -247,7 +247,9 @@ class Confirmer:
             )
         title = after.screen.title or state.name
         cov = self.run.coverage
-        facts = facts_of(before.screen, element.ref, after.screen, tried.blanks, cov.inputs, cov.empty)
+        facts = facts_of(
+            before.screen, element.ref, after.screen, tried.blanks, cov.inputs, cov.empty, cov.refusing
+        )
         again = contradiction(kind, facts, tried.label, title)
         expected, said = tried.contradiction
         if again is not None and again[0] is expected:

@@ -40,7 +40,7 @@ from pytest_fairy.explore.policy import RiskPolicy
 from pytest_fairy.explore.settings_kept import Settings
 from pytest_fairy.explore.state import StateId, layout_of
 from pytest_fairy.explore.tried import MOVED_ON, Log, Tried
-from pytest_fairy.explore.vocabulary import LEAVING_LABELS, asks_empty
+from pytest_fairy.explore.vocabulary import LEAVING_LABELS, asks_empty, tells_to_fill
 from pytest_fairy.perception.refs import list_row, row_family
 from pytest_fairy.perception.relevance import overlap, tokens
 from pytest_fairy.perception.screen import Mark, Screen
@@ -79,12 +79,15 @@ class Coverage:
         policy: RiskPolicy | None = None,
         words: str = "",
         inputs: Sequence[tuple[str, str]] = (),
+        expects: Sequence[str] = (),
     ) -> None:
         """`words`: what the feature is about (`Target.words`), which rows no sample stands for; `inputs`:
-        the spec's test data (`Target.inputs`), which the run did not make up."""
+        the spec's test data (`Target.inputs`), which the run did not make up; `expects`: the texts its
+        done-when shows (`Target.done_hints`)."""
         self.policy = policy or RiskPolicy()
         self.inputs = tuple(inputs)
         self.empty = asks_empty(words)  # it asks for a form submitted empty
+        self.refusing = self.empty and any(map(tells_to_fill, expects))  # and to see it refused
         self._words = tokens(words)
         self._text = words
         self._pages: dict[str, _Page] = {}
@@ -148,7 +151,7 @@ class Coverage:
         shown = screens[1].title if screens is not None else ""
         led_to = shown or ((reached.title or reached.name) if reached is not None else after.name)
         facts = (
-            facts_of(screens[0], ref, screens[1], page.blanks, self.inputs, self.empty)
+            facts_of(screens[0], ref, screens[1], page.blanks, self.inputs, self.empty, self.refusing)
             if screens is not None and ref
             else Facts()
         )

@@ -29,7 +29,10 @@ What contradicts a feature (`Contradiction`), from what the screens before and a
   thing the run kept by its page's title but not the title of the page this keep was made on; nothing
   taken back since (`Keeps`);
 - nothing found: a search on the spec's own test data (its `inputs`), whose outcome says that nothing
-  was found (`No results`, `没有找到`).
+  was found (`No results`, `没有找到`);
+- an empty form taken: the commit of a form whose every field is empty, for a feature that asks for it
+  so to see it refused (its done-when shows the refusal, `请填写收货人`), that went on to another page
+  with no error (`facts.Facts.accepted`).
 
 A form is set when each of its text fields holds something other than what it showed when the page was
 first seen (its hint), and each check box is ticked: a submit that does nothing while a field is empty,
@@ -82,6 +85,7 @@ class Contradiction(StrEnum):
     LOST = "lost setting"
     FORGOTTEN = "kept nothing"
     NOTHING_FOUND = "nothing found"
+    ACCEPTED = "accepted empty"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +110,8 @@ class Against:
                 return f"tapping '{self.label}' shows no '{self.shown}'"
             case Contradiction.NOTHING_FOUND:
                 return f"searching with '{self.label}' finds something, not '{self.shown}'"
+            case Contradiction.ACCEPTED:
+                return f"tapping '{self.label}' on the empty form keeps it there, not '{self.shown}'"
             case Contradiction.LOST:
                 return f"'{self.label}' stays {self.shown}"
             case Contradiction.FORGOTTEN if self.missing:
@@ -125,6 +131,8 @@ def contradiction(
         return Contradiction.NOTHING_FOUND, f"found nothing for the spec's input ('{facts.nothing_found}')"
     if facts.control is not Control.BUTTON:
         return None
+    if facts.accepted and kind in MOVED:
+        return Contradiction.ACCEPTED, f"took the empty form and went on to {led_to} ('{facts.accepted}')"
     if facts.error and not facts.unset and not facts.credentials:
         return Contradiction.ERROR, f"showed '{facts.error}'"
     if facts.unset:

@@ -51,6 +51,9 @@ class Facts:
     unset: tuple[str, ...] = ()
     inputs: int = 0  # how many inputs (fields and check boxes) its form has
     emptied: bool = False  # its form was empty, as the feature asks (`facts_of`)
+    # Its form was empty, as the feature asks, to see it refused; it went on to another page instead, with
+    # no error: a text of that page no text of the form holds (what a replay, or an export, looks for).
+    accepted: str = ""
     spec_data: bool = False  # a field of its form held a value of the spec's inputs
     on_form: bool = False  # its page has text fields: a box ticked there is the form's, kept on submit
     credentials: bool = False  # a password field was on its screen, or on the one it led to
@@ -87,12 +90,13 @@ def facts_of(
     blanks: Sequence[str],
     inputs: Sequence[tuple[str, str]] = (),
     empty: bool = False,
+    refusing: bool = False,
 ) -> Facts:
     """The facts of the action on the element `ref` of `acted_on` that led to `reached`; `blanks` are the
     texts its page's fields showed when the page was first seen, in reading order; `inputs`, the spec's
     test data by field name (a field holding one of its values was typed from the spec, not made up);
     `empty`, the feature asks for its form submitted empty (a form with every field empty is then set as
-    asked)."""
+    asked); `refusing`, to see it refused (its done-when shows the refusal: `请填写收货人`)."""
     marks = usable(acted_on)
     fields = fields_of(marks)
     unset = unset_inputs(marks, blanks)
@@ -112,11 +116,13 @@ def facts_of(
     holds_given = _holds_given(fields, blanks, inputs)
     searched = asks and holds_given
     closed = acted_on.has_dialog and not reached.has_dialog
+    taken = emptied and refusing and not errors and mark is not None and says(label, COMMIT_WORDS)
     return Facts(
         control=_control(mark),
         unset=unset,
         inputs=len(fields) + sum(1 for m in marks if _box(m.node)),
         emptied=emptied,
+        accepted=_went_on(acted_on, reached) if taken else "",
         spec_data=holds_given,
         on_form=bool(fields),
         credentials=not tester and any(m.node.password for m in (*marks, *usable(reached))),
@@ -271,6 +277,17 @@ def seen_texts(screen: Screen, dialog: bool = False) -> list[str]:
         for node in layer.nodes()
         if node.visible and (text := (node.text or node.content_desc).strip())
     ]
+
+
+def _went_on(form: Screen, reached: Screen) -> str:
+    """A text of `reached`, another page than the `form` (not a dialog over it), that no text of the form
+    holds: `共 2 个收货地址`, not `收货地址` inside `新增收货地址`. "" when it is no other page, or has
+    none."""
+    if reached.title == form.title or reached.has_dialog:
+        return ""
+    held = [text.casefold() for text in (*seen_texts(form), *field_texts(form))]
+    apart = (t for t in seen_texts(reached) if len(t) > 1 and not _leaving(t))
+    return next((t[:ERROR_QUOTED] for t in apart if not any(t.casefold() in h for h in held)), "")
 
 
 def _leaving(text: str) -> bool:

@@ -54,7 +54,7 @@ class Run:
         self.recognizer = recognizer or Recognizer()  # which state each screen shows
         self.tree = tree_for(target)
         # What was tried of what was reached: the evidence a "never saw" failure needs.
-        self.coverage = Coverage(mission.policy, target.words(), target.inputs)
+        self.coverage = Coverage(mission.policy, target.words(), target.inputs, target.done_hints)
         # The spec's own structure until the brain has planned (a run that fails before keeps it).
         self.plan = Plan(root=target.feature, sub_features=target.sub_features)
         # Screens (state and content) already judged "not yet" while the done-when oracles held, with

@@ -85,6 +85,7 @@ class Tried:
             Contradiction.ERROR: self.facts.error,
             Contradiction.WRONG_SCREEN: self.facts.row_shown or self.facts.arrived or self.led_to,
             Contradiction.NOTHING_FOUND: self.facts.nothing_found,
+            Contradiction.ACCEPTED: self.facts.accepted,
         }
         wrong = found[0] is Contradiction.WRONG_SCREEN and not self.facts.row_shown  # not: another row's page
         screen = self.led_to if wrong else ""

@@ -119,6 +119,27 @@ MAY_BE_EMPTY = (
 )
 
 
+# Words of a message asking for what a form left out (`请填写收货人`, `Name is required`).
+FILL_IN_WORDS = (
+    "请填写",
+    "请输入",
+    "请选择",
+    "必填",
+    "please enter",
+    "please fill",
+    "please select",
+    "required",
+    "can't be empty",
+    "cannot be empty",
+)
+
+
+def tells_to_fill(text: str) -> bool:
+    """Whether `text` refuses a form for what it left out (or for an error): `请填写收货人`."""
+    lowered = text.casefold()
+    return is_error(text) or is_invalid(text) or any(word in lowered for word in FILL_IN_WORDS)
+
+
 def asks_empty(text: str) -> bool:
     """Whether `text` (a feature's words) asks for a form submitted empty."""
     text = text.casefold()

@@ -136,6 +136,23 @@ def test_a_forms_check_box_is_ticked_with_its_fields_before_the_submit() -> None
     assert offered(checked=True)[0][0].startswith("unexplored element 'Submit'")
 
 
+def test_a_form_the_feature_asks_submitted_empty_has_nothing_filled_or_chosen() -> None:
+    """"什么都不填，直接点 保存": its fields, its box and its choice still to make (`所在地区：请选择`) are left
+    as they are; the submit is what is tried."""
+    screen = screen_of(
+        v("EditText", (40, 200, 1040, 350), text="收货人", rid="et_name", clickable=True, focusable=True),
+        button("所在地区：请选择", 2),
+        button("保存", 3),
+    )
+
+    def offered(goal: str) -> list[str]:
+        ctx = replace(synthetic.context(1, screen=screen), target=target(goal=goal))
+        return [c.why for c in sorted(find_candidates(ctx, Focus.of(ctx.target), {}, {}), key=lambda c: -c.score)]
+
+    assert offered("新增收货地址，什么都不填，直接点 保存") == ["unexplored element '保存' matching the feature (relevance 6)"]
+    assert offered("新增收货地址，填好后点 保存")[0].startswith("fill '收货人'")
+
+
 def test_an_element_named_by_another_form_of_the_goals_word_is_tried_first() -> None:
     """"Read the archived booking": of a side menu's items, Archive is the one the goal's words point to."""
     screen = screen_of(*(button(label, row) for row, label in enumerate(("Inbox", "Sent", "Spam", "Archive"))))

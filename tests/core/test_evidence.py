@@ -519,6 +519,31 @@ def test_an_empty_submit_the_feature_asks_for_that_changed_nothing_is_the_eviden
     assert cov.evidence(["预约挂号：填写后提交预约"]) is None
 
 
+def test_an_empty_form_the_feature_wants_refused_going_on_to_another_page_is_the_evidence() -> None:
+    words = "在 收货地址 中点 新增收货地址，什么都不填，直接点 保存；应提示 请填写收货人"
+    form = page("新增收货地址", field("收货人"), field("手机号"), button("保存"))
+    listed = look(page("收货地址", v("TextView", "共 2 个收货地址", id="count")), activity="a.List")
+    for expects, evidence in ((["请填写收货人"], True), (["收货地址已保存"], False)):
+        cov, here = start(form, cov=Coverage(words=words, expects=expects))
+        act(cov, 1, here, "保存", OutcomeKind.NEW_STATE, listed)
+        found = cov.evidence([words])
+        if evidence:  # the page it went on to is told by a text the form never showed, not by 收货地址
+            assert str(found) == (
+                "step 1 (tap 保存 on 新增收货地址) took the empty form and went on to 收货地址 ('共 2 个收货地址')"
+            )
+            assert found is not None and str(found.against) == (
+                "tapping '保存' on the empty form keeps it there, not '共 2 个收货地址'"
+            )
+        else:  # a feature that does not want the empty form refused: going on may be right
+            assert found is None
+    # The errors shown, or a way out of the form (取消), is no empty form taken.
+    cov, here = start(page("新增收货地址", field("收货人"), button("取消"), button("保存")), cov=Coverage(words=words, expects=["请填写收货人"]))
+    act(cov, 1, here, "取消", OutcomeKind.NEW_STATE, listed)
+    refused = look(page("新增收货地址", field("收货人"), button("保存"), v("TextView", "请填写收货人", id="err")))
+    act(cov, 2, here, "保存", OutcomeKind.CONTENT_CHANGED, refused)
+    assert cov.evidence([words]) is None
+
+
 def test_a_search_on_the_specs_input_that_finds_nothing_is_the_evidence() -> None:
     words = "search the shop for the fruit Search products banana"
     empty = v("TextView", "No results for your search", id="tv_empty")

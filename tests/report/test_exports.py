@@ -150,9 +150,23 @@ NEVER_SEEN = Finding("never_seen", "explored the feature to its end but never sa
             # The page of kept things must list what the keep kept.
             'assert _within(WAIT_SECONDS, lambda: _visible(d, \'Lisbon\')), "not so: what \'Save\' kept lists \'Lisbon\'"',
         ),
+        (
+            NEVER_SEEN,
+            Proof.NEVER_SEEN,
+            (),
+            Against(Contradiction.ACCEPTED, "保存", "共 2 个收货地址"),
+            # The empty form must stay: the page it went on to is not shown.
+            'assert not _within(WAIT_SECONDS, lambda: _visible(d, \'共 2 个收货地址\')), "not so: tapping \'保存\' on the empty form keeps it there, not \'共 2 个收货地址\'"',
+        ),
     ],
     ids=[
-        "anr", "must-not-visible", "never-seen-nothing", "never-seen-error", "never-seen-wrong-screen", "kept-unlisted"
+        "anr",
+        "must-not-visible",
+        "never-seen-nothing",
+        "never-seen-error",
+        "never-seen-wrong-screen",
+        "kept-unlisted",
+        "accepted-empty",
     ],
 )
 def test_each_kind_of_defect_ends_with_its_own_check(

@@ -12,7 +12,7 @@ from typing import Any
 from . import bugs
 from .blocks import Block, Context, button, entry, error_alert, error_page, feature, page, text
 from .bugs import BugSite, Model
-from .truth import CRASH, ERROR, tap, type_into
+from .truth import ACCEPTED_EMPTY, CRASH, ERROR, tap, type_into
 from .words import PASSWORDS, PHONES, USERS
 
 
@@ -94,6 +94,15 @@ def form(ctx: Context) -> Block:
     sites = [
         BugSite(
             CRASH, name, submit, 4, "a valid submit crashes the app", bugs.crash(ctx.id("submit"), when=ok)
+        ),
+        BugSite(
+            ACCEPTED_EMPTY,
+            empty,
+            submit,
+            1,
+            "an empty submit goes on to the thanks page, no field asked for",
+            bugs.replace_effects(ctx.id("submit"), [{"replace": ctx.id("done")}]),
+            thanks,
         ),
         BugSite(
             ERROR,

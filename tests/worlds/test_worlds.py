@@ -15,6 +15,7 @@ from pytest_fairy import load_spec
 
 from .generator import CONTENT_BLOCKS, generate
 from .truth import (
+    ACCEPTED_EMPTY,
     BUG_KINDS,
     CRASH,
     DEAD,
@@ -165,6 +166,9 @@ def _shows_defect(world: World, twin: Twin, bug: Bug) -> None:
     elif bug.kind == KEPT_NOTHING:
         assert walker.visible(bug.shows), f"{where}: {bug.bug_at} does not say it holds nothing"
         assert not clean.visible(bug.shows), f"{where}: {bug.bug_at} is empty on the clean twin too"
+    elif bug.kind == ACCEPTED_EMPTY:
+        assert walker.visible(bug.shows), f"{where}: the empty form did not go on"
+        assert not clean.visible(bug.shows), f"{where}: the clean twin took the empty form too"
     walker.walk(path[bug.step + 1 :])
     assert not walker.holds(feature.done_when), f"{where}: the feature still works"
     if bug.kind == LOST_SETTING:

@@ -27,7 +27,8 @@ ERROR = "error_text"  # an error screen or error text instead of the result
 WRONG_SCREEN = "wrong_screen"  # an element opens another screen than its label names
 LOST_SETTING = "lost_setting"  # a switch that is off again after coming back
 KEPT_NOTHING = "kept_nothing"  # a keep that says it kept, and its page of kept things stays empty
-BUG_KINDS = (CRASH, DEAD, ERROR, WRONG_SCREEN, LOST_SETTING, KEPT_NOTHING)
+ACCEPTED_EMPTY = "accepted_empty"  # a form submitted empty goes on as if it were complete
+BUG_KINDS = (CRASH, DEAD, ERROR, WRONG_SCREEN, LOST_SETTING, KEPT_NOTHING, ACCEPTED_EMPTY)
 # What an exported reproduction reads from the environment: a value the run typed into a password field.
 TYPED = re.compile(r"FAIRY_TYPED_\d+")
 # Typed for a password where the feature gives none: the run typed a value of its own, which the app
