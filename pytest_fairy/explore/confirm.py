@@ -248,7 +248,13 @@ class Confirmer:
         title = after.screen.title or state.name
         cov = self.run.coverage
         facts = facts_of(
-            before.screen, element.ref, after.screen, tried.blanks, cov.inputs, cov.empty, cov.refusing
+            before.screen,
+            element.ref,
+            after.screen,
+            tried.blanks,
+            cov.inputs,
+            cov.empty,
+            cov.refusing(before.screen, tried.label),
         )
         again = contradiction(kind, facts, tried.label, title)
         expected, said = tried.contradiction

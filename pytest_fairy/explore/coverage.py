@@ -87,7 +87,7 @@ class Coverage:
         self.policy = policy or RiskPolicy()
         self.inputs = tuple(inputs)
         self.empty = asks_empty(words)  # it asks for a form submitted empty
-        self.refusing = self.empty and any(map(tells_to_fill, expects))  # and to see it refused
+        self._refusing = self.empty and any(map(tells_to_fill, expects))  # and to see it refused
         self._words = tokens(words)
         self._text = words
         self._pages: dict[str, _Page] = {}
@@ -98,6 +98,12 @@ class Coverage:
         self.log = Log()
         self.settings = Settings()  # the switches the run set, to see them kept
         self.keeps = Keeps()  # what the run's keeps (收藏) said they kept, to see it kept
+
+    def refusing(self, form: Screen, label: str) -> bool:
+        """Whether the feature asks for its form submitted empty to see it refused, and points to this
+        one: its title or the commit `label` shares the feature's words (`新增收货地址`, `保存`). Another
+        empty form the run met on its way (修改昵称's `确定`) is none of its business."""
+        return self._refusing and bool((tokens(form.title) | tokens(label)) & self._words)
 
     def saw(self, state: StateId, screen: Screen, *, in_app: bool) -> None:
         """A screen the run stood on; screens of other apps are not the feature's to exhaust."""
@@ -151,7 +157,15 @@ class Coverage:
         shown = screens[1].title if screens is not None else ""
         led_to = shown or ((reached.title or reached.name) if reached is not None else after.name)
         facts = (
-            facts_of(screens[0], ref, screens[1], page.blanks, self.inputs, self.empty, self.refusing)
+            facts_of(
+                screens[0],
+                ref,
+                screens[1],
+                page.blanks,
+                self.inputs,
+                empty=self.empty,
+                refusing=self.refusing(screens[0], label),
+            )
             if screens is not None and ref
             else Facts()
         )

@@ -280,10 +280,10 @@ def seen_texts(screen: Screen, dialog: bool = False) -> list[str]:
 
 
 def _went_on(form: Screen, reached: Screen) -> str:
-    """A text of `reached`, another page than the `form` (not a dialog over it), that no text of the form
-    holds: `共 2 个收货地址`, not `收货地址` inside `新增收货地址`. "" when it is no other page, or has
-    none."""
-    if reached.title == form.title or reached.has_dialog:
+    """A text of `reached`, another page than the `form` (of another title or activity; not a dialog over
+    it), that no text of the form holds: `共 2 个收货地址`, not `收货地址` inside `新增收货地址`. "" when it
+    is no other page, or has none."""
+    if reached.title == form.title and reached.activity == form.activity or reached.has_dialog:
         return ""
     held = [text.casefold() for text in (*seen_texts(form), *field_texts(form))]
     apart = (t for t in seen_texts(reached) if len(t) > 1 and not _leaving(t))

@@ -536,6 +536,10 @@ def test_an_empty_form_the_feature_wants_refused_going_on_to_another_page_is_the
             )
         else:  # a feature that does not want the empty form refused: going on may be right
             assert found is None
+    # Another empty form met on the way, which neither its title nor its commit ties to the feature.
+    cov, other = start(page("修改昵称", field("昵称"), button("确定")), cov=Coverage(words=words, expects=["请填写收货人"]))
+    act(cov, 1, other, "确定", OutcomeKind.NEW_STATE, listed)
+    assert cov.evidence([words]) is None
     # The errors shown, or a way out of the form (取消), is no empty form taken.
     cov, here = start(page("新增收货地址", field("收货人"), button("取消"), button("保存")), cov=Coverage(words=words, expects=["请填写收货人"]))
     act(cov, 1, here, "取消", OutcomeKind.NEW_STATE, listed)
