@@ -536,6 +536,11 @@ def test_an_empty_form_the_feature_wants_refused_going_on_to_another_page_is_the
             )
         else:  # a feature that does not want the empty form refused: going on may be right
             assert found is None
+    # A thanks page under the form's own title is another page too: another activity.
+    cov, here = start(form, cov=Coverage(words=words, expects=["请填写收货人"]))
+    thanks = look(page("新增收货地址", v("TextView", "提交成功，我们会尽快联系您", id="thanks")), activity="a.Done")
+    act(cov, 1, here, "保存", OutcomeKind.NEW_STATE, thanks)
+    assert "went on to 新增收货地址 ('提交成功，我们会尽快联系您')" in str(cov.evidence([words]))
     # Another empty form met on the way, which neither its title nor its commit ties to the feature.
     cov, other = start(page("修改昵称", field("昵称"), button("确定")), cov=Coverage(words=words, expects=["请填写收货人"]))
     act(cov, 1, other, "确定", OutcomeKind.NEW_STATE, listed)
