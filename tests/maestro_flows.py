@@ -40,6 +40,10 @@ SWIPES = {
 FINGER = {"DOWN": "UP", "UP": "DOWN", "LEFT": "RIGHT", "RIGHT": "LEFT"}
 SCROLL_UNTIL_SECONDS = 20.0  # scrollUntilVisible's default timeout
 SCROLL_SECONDS = 1.0  # the device time a scroll of scrollUntilVisible takes
+# centerElement: scroll on until the element is this share of the screen away from the edge it came in
+# by (in the top 70% scrolling down), or until a few more scrolls do not move it (the list's last row).
+CENTER_MARGIN = 0.3
+CENTER_TRIES = 3
 PARAMETER = re.compile(r"\$\{(\w+)\}")
 ERASE_DEFAULT = 50  # eraseText with no count deletes up to 50 characters
 
@@ -152,22 +156,44 @@ class _Runner:
         self.device.swipe(x, y, *end)
 
     def _scroll_until(self, argument: dict[str, Any]) -> None:
-        unknown = set(argument) - {"element", "direction"}
+        unknown = set(argument) - {"element", "direction", "centerElement"}
         if unknown:
             raise NotSupported(f"scrollUntilVisible keys {sorted(unknown)}: not among those this subset reads")
         width, height = self.device.window_size()
         screen = Bounds(0, 0, width, height)
+        direction = argument.get("direction", "DOWN")
         scrolled = 0.0
         while True:
-            if any(node.bounds.intersection(screen) == node.bounds for node in self._matches(argument["element"])):
-                return
+            shown = [n for n in self._matches(argument["element"]) if n.bounds.intersection(screen) == n.bounds]
+            if shown:
+                break
             if scrolled >= SCROLL_UNTIL_SECONDS:
                 raise FlowFailed(f"{argument['element']!r} did not show within {SCROLL_UNTIL_SECONDS:g} s of scrolling")
-            finger = FINGER[argument.get("direction", "DOWN")]
-            self._swipe({"direction": finger}, start=(width // 2, height // 2))
-            self.device.settle()
-            self.device.clock.advance(SCROLL_SECONDS)
+            self._scroll_once(direction, width, height)
             scrolled += SCROLL_SECONDS
+        if argument.get("centerElement"):
+            self._center(argument["element"], direction, shown[0].bounds, width, height)
+
+    def _center(self, selector: Any, direction: str, bounds: Bounds, width: int, height: int) -> None:
+        """Scroll on until the element is `CENTER_MARGIN` of the screen away from the edge it came in by,
+        or `CENTER_TRIES` scrolls did not get it there (it stopped moving: the list's end)."""
+        for _ in range(CENTER_TRIES):
+            if direction == "DOWN" and bounds.bottom <= (1 - CENTER_MARGIN) * height:
+                return
+            if direction == "UP" and bounds.top >= CENTER_MARGIN * height:
+                return
+            if direction not in ("DOWN", "UP"):
+                return
+            self._scroll_once(direction, width, height)
+            now = next(self._matches(selector), None)
+            if now is None or now.bounds == bounds:
+                return
+            bounds = now.bounds
+
+    def _scroll_once(self, direction: str, width: int, height: int) -> None:
+        self._swipe({"direction": FINGER[direction]}, start=(width // 2, height // 2))
+        self.device.settle()
+        self.device.clock.advance(SCROLL_SECONDS)
 
     def _found(self, selector: Any) -> Node:
         for _ in self._polls():

@@ -138,7 +138,9 @@ def maestro_selector(selector: Selector) -> dict[str, Any]:
 def _scrolled_to(moves: tuple[Move, ...]) -> tuple[int, dict[str, Any] | None]:
     """For scrolls up or down the same way followed by a move on an element: how many, and the command
     that scrolls until that element shows, as Maestro does it. A swipe of Maestro's moves a list by its own
-    distance, not the run's, so the same count of swipes could stop short of the element or pass it."""
+    distance, not the run's, so the same count of swipes could stop short of the element or pass it; and
+    the run's whole-page scrolls leave the element well inside the list, with the rows after it on screen
+    too (the next step may tap one): Maestro is told to bring it away from the edge (`centerElement`)."""
     first = moves[0]
     direction = Direction(first.action.direction or Direction.DOWN)
     if first.kind is not ActionKind.SCROLL or direction not in (Direction.DOWN, Direction.UP):
@@ -151,7 +153,9 @@ def _scrolled_to(moves: tuple[Move, ...]) -> tuple[int, dict[str, Any] | None]:
         element = maestro_selector(after.selector)
     except Unwritable:
         return 0, None
-    return scrolls, {"scrollUntilVisible": {"element": element, "direction": direction.name}}
+    return scrolls, {
+        "scrollUntilVisible": {"element": element, "direction": direction.name, "centerElement": True}
+    }
 
 
 def _same_scroll(move: Move, first: Move) -> bool:

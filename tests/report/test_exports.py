@@ -347,7 +347,7 @@ def test_scrolls_down_a_list_to_a_row_become_one_scroll_until_the_row_shows() ->
     tap = move(4, "tap", row, "tap [7] Item 40")
     commands = check_flow(exports(reproduction((scroll(1), scroll(2, mark=3), scroll(3), tap)), "pay")["pay.maestro.yaml"])
     assert commands[1:] == [
-        {"scrollUntilVisible": {"element": {"text": "Item 40"}, "direction": "DOWN"}},
+        {"scrollUntilVisible": {"element": {"text": "Item 40"}, "direction": "DOWN", "centerElement": True}},
         {"tapOn": {"text": "Item 40"}},
         {"assertVisible": {"id": r"com\.shop:id/.*"}},
     ]
