@@ -45,6 +45,11 @@ SEARCH_SCROLL_SCORE = 5
 # Screens of a list scrolled in search before its visible rows are tried, unless what the feature waits
 # for looks like one of its rows: then to the end.
 SEARCH_SCROLLS = 3
+# A row of tabs this low on the screen (its top below this share of the height) is the app's sections;
+# so is the drawer the toolbar's menu button opens (its bottom above this share of the height).
+SECTIONS_FROM = 0.8
+TOOLBAR_TO = 0.15
+NAVIGATION_LABELS = frozenset({"menu", "菜单", "open drawer", "打开菜单", "侧边栏"})
 # What a word of the label in another form of a feature's word adds to the score (a word itself: 10).
 RESEMBLES_WEIGHT = 5
 # An element the goal names by its whole label (`柴火大院 五常大米 5kg`, `商品 300`).
@@ -182,7 +187,34 @@ def find_candidates(
                 else c
                 for c in found
             ]
+        here = bool(tokens(screen.title) & (focus.hints | focus.topic))  # a page the feature names
+        if not like_a_row and not here and not any(c.relevant or c.score > 0 for c in fresh):
+            # Nothing here is the feature's, nor resembles its words, nor is this a page it names: the
+            # app's other sections (a bottom navigation's tabs not yet opened) show where it may be, each
+            # for one step, before this page is searched in depth.
+            sections = {ref for ref in _sections(screen) - screen.own_tabs() if not tried_anywhere.get(ref)}
+            found = [_opening_section(c) if c.ref in sections else c for c in found]
     return found
+
+
+def _sections(screen: Screen) -> set[str]:
+    """The refs of the app's navigation: a bottom navigation's tabs (a row of tabs low on the screen), and
+    the toolbar's button that opens the navigation drawer (`Menu`, `菜单`, `Open navigation menu`)."""
+    bounds = screen.bounds
+    low, high = bounds.top + SECTIONS_FROM * bounds.height, bounds.top + TOOLBAR_TO * bounds.height
+    tabs = {m.ref for m in screen.marks if in_tab_row(m.node) and m.bounds.top >= low}
+    menu = {m.ref for m in screen.marks if m.bounds.bottom <= high and _opens_navigation(m.label)}
+    return tabs | menu
+
+
+def _opens_navigation(label: str) -> bool:
+    words = label.strip().casefold()
+    return words in NAVIGATION_LABELS or "navigation" in words or "导航" in words
+
+
+def _opening_section(candidate: Candidate) -> Candidate:
+    why = candidate.why + ": another section of the app, as nothing here matches the feature"
+    return replace(candidate, score=max(candidate.score, SEARCH_SCROLL_SCORE + 1), why=why)
 
 
 def _row_words(screen: Screen) -> frozenset[str]:
