@@ -42,6 +42,8 @@ class Frontier:
         # What each page had left when last seen, less the step chosen there: navigation and toggles.
         self.open: dict[str, int] = {}
         self.toggles: dict[str, int] = {}
+        # Per state, the keys a loop cut short (`spend(..., cut=True)`), never taken since.
+        self._cut: defaultdict[str, set[str]] = defaultdict(set)
 
     @property
     def tried_anywhere(self) -> Mapping[str, int]:
@@ -93,9 +95,23 @@ class Frontier:
         try (by key) may do something new."""
         self._reopen(state, {key for key in self._submits[state] if worth(key)})
 
-    def spend(self, state: str, keys: Iterable[str]) -> None:
-        """Count `keys` as tried on `state` without trying them (a dialog closed, a loop cut short)."""
+    def spend(self, state: str, keys: Iterable[str], *, cut: bool = False) -> None:
+        """Count `keys` as tried on `state` without trying them (a dialog closed; `cut`: a loop cut short,
+        which `restore_cut` gives back)."""
+        keys = set(keys)
+        if cut:
+            self._cut[state] |= keys - self._tried[state]
         self._tried[state].update(keys)
+
+    def restore_cut(self) -> bool:
+        """The keys loops cut short, never taken, untried again and counted as work left on their states:
+        with nothing else left, they are worth their step before the brain gives up. Whether any were."""
+        cut = {state: keys for state, keys in self._cut.items() if keys}
+        self._cut.clear()
+        for state, keys in cut.items():
+            self._tried[state] -= keys
+            self.open[state] = self.open.get(state, 0) + len(keys)
+        return bool(cut)
 
     def reopen(self, state: str, keys: set[str]) -> None:
         """The app's data changed: `keys`, tried on `state`, are fresh again and counted as work left, on

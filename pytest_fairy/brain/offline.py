@@ -57,6 +57,7 @@ class OfflineBrain:
         # Pages backed out of once in search of pages no known path reaches.
         self._searched: set[str] = set()
         self._restarted = False  # restarted in search of work since new work was last found
+        self._restored = -1  # the step at which what loops cut short was last given back
 
     def plan(self, target: Target, screen: Screen, som_jpeg: bytes = b"") -> Plan:
         self._focus = Focus.of(target)
@@ -94,7 +95,7 @@ class OfflineBrain:
         if _looping(ctx.warning):
             # The guard saw us going round: what keeps us on this page (fields, toggles, scrolling) is
             # spent; only an untried way off the page is still worth a step.
-            self._frontier.spend(state, (c.key for c in candidates if not _navigates(c)))
+            self._frontier.spend(state, (c.key for c in candidates if not _navigates(c)), cut=True)
         self._samples.see(ctx.screen)
         labels = {mark.ref: mark.label for mark in ctx.screen.marks}
         self._kinds = {mark.ref: element_kind(mark) for mark in ctx.screen.marks}
@@ -361,6 +362,10 @@ class OfflineBrain:
                 self._restarted = True
                 why = "work left on pages no known path reaches from here: restart from the start page"
                 return self._chose(state, Action(ActionKind.RESTART), "restart", "", why)
+            if self._restored != ctx.step and self._frontier.restore_cut():
+                # What a loop cut short was never tried: its step before giving up (once per step).
+                self._restored = ctx.step
+                return self.decide(ctx)
             return Decision(None, "every element reachable from the start page has been tried")
         if ctx.last is not None and ctx.last.kind is OutcomeKind.NO_CHANGE and ctx.last.action == "back":
             return self._chose(

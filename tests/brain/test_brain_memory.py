@@ -100,6 +100,17 @@ def test_spent_keys_are_tried_without_a_try() -> None:
     assert frontier.tried("dialog", "tap|OK") and frontier.new_anywhere("OK")
 
 
+def test_what_a_loop_cut_short_is_given_back_once_before_the_brain_gives_up() -> None:
+    frontier = Frontier()
+    frontier.spend("home", ["scroll|deals|0", "type|search"], cut=True)
+    frontier.spend("dialog", ["tap|OK"])  # a dialog closed: no try owed
+    assert frontier.tried("home", "scroll|deals|0") and frontier.open.get("home", 0) == 0
+    assert frontier.restore_cut()
+    assert not frontier.tried("home", "scroll|deals|0") and not frontier.tried("home", "type|search")
+    assert frontier.open["home"] == 2 and frontier.tried("dialog", "tap|OK")
+    assert not frontier.restore_cut()  # given back once
+
+
 # -- the walk back ---------------------------------------------------------------------------------------
 
 HOME = screen_of(button("Orders", 0), button("Settings", 1))
@@ -349,3 +360,26 @@ def test_a_scroll_that_moved_nothing_found_the_lists_end_on_that_page_only() -> 
     scrolls.moved("feed", "Feed", "List", changed=False)
     assert "List" in scrolls.ended("feed") and "List" not in scrolls.ended("other")
     assert scrolls.counts("feed") == {"List": 2}
+
+
+def test_the_offline_brain_takes_what_a_loop_cut_short_before_it_gives_up() -> None:
+    """The guard saw the start page go round: its list's scroll was spent and a button taken. Once nothing
+    else is left, the scroll gets its step rather than the run ending with the list unread."""
+    from dataclasses import replace
+
+    from pytest_fairy.brain.offline import OfflineBrain
+    from pytest_fairy.explore.decisions import Outcome, OutcomeKind
+    from pytest_fairy.explore.guard import GuardVerdict, VerdictKind
+    from tests.claude import synthetic
+
+    rows = [v("TextView", (0, 400 + n * 200, 1080, 600 + n * 200), text=f"今日特价 {n}") for n in range(12)]
+    home = screen_of(button("筛选", 0), v("RecyclerView", (0, 400, 1080, 2200), *rows, rid="rv_deals",
+                                          scrollable=True))
+    brain = OfflineBrain()
+    first = synthetic.context(1, screen=home, warning=GuardVerdict(VerdictKind.WARN, "going round"))
+    first = replace(first, target=replace(first.target, package=home.package))
+    brain.plan(first.target, home)
+    assert brain.decide(first).action == Action(ActionKind.TAP, 1)  # the way off the page, not the scroll
+    again = replace(first, step=2, warning=None, last=Outcome("tap [1] 筛选", OutcomeKind.NO_CHANGE))
+    decision = brain.decide(again)
+    assert decision.action is not None and decision.action.kind is ActionKind.SCROLL, decision
