@@ -190,8 +190,8 @@ def find_candidates(
         here = bool(tokens(screen.title) & (focus.hints | focus.topic))  # a page the feature names
         if not like_a_row and not here and not any(c.relevant or c.score > 0 for c in fresh):
             # Nothing here is the feature's, nor resembles its words, nor is this a page it names: the
-            # app's other sections (a bottom navigation's tabs not yet opened) show where it may be, each
-            # for one step, before this page is searched in depth.
+            # app's other sections (a bottom navigation's tabs not yet opened, the navigation drawer) show
+            # where it may be, each for one step, before this page is searched in depth.
             sections = {ref for ref in _sections(screen) - screen.own_tabs() if not tried_anywhere.get(ref)}
             found = [_opening_section(c) if c.ref in sections else c for c in found]
     return found
