@@ -86,7 +86,7 @@ def pytest_fairy_check(item, observation):
     result.stdout.fnmatch_lines(
         [
             "*app defect: the delivery-time dialog must not ask (reproduced 2/2 in * step*)",
-            "(seen after step *: see the report step '* 麦乐送 → 麦乐送 [[]state_productmdslist_*+dlg_*[]]')",
+            "(seen after step *: see the report step '* → 麦乐送 [[]state_productmdslist_*+dlg_*[]]')",
             "state_productmdslist_*+dlg_*",  # the evidence
         ]
     )
