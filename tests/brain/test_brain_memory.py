@@ -3,14 +3,20 @@ learnt of the app, the sampling of a list's rows and the scrolling of lists."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from pytest_fairy.brain.candidates import Candidate
 from pytest_fairy.brain.frontier import Frontier
+from pytest_fairy.brain.offline import OfflineBrain
 from pytest_fairy.brain.samples import FAMILY_SAMPLE, Samples, row_words
 from pytest_fairy.brain.scrolling import ListScrolls
 from pytest_fairy.brain.walk_back import MAX_WALK_STEPS, WalkBack
 from pytest_fairy.explore.action import Action, ActionKind
+from pytest_fairy.explore.decisions import Outcome, OutcomeKind
+from pytest_fairy.explore.guard import GuardVerdict, VerdictKind
+from tests.claude import synthetic
 from tests.perception.builder import v
 from tests.screens import button, screen_of
 
@@ -365,13 +371,6 @@ def test_a_scroll_that_moved_nothing_found_the_lists_end_on_that_page_only() -> 
 def test_the_offline_brain_takes_what_a_loop_cut_short_before_it_gives_up() -> None:
     """The guard saw the start page go round: its list's scroll was spent and a button taken. Once nothing
     else is left, the scroll gets its step rather than the run ending with the list unread."""
-    from dataclasses import replace
-
-    from pytest_fairy.brain.offline import OfflineBrain
-    from pytest_fairy.explore.decisions import Outcome, OutcomeKind
-    from pytest_fairy.explore.guard import GuardVerdict, VerdictKind
-    from tests.claude import synthetic
-
     rows = [v("TextView", (0, 400 + n * 200, 1080, 600 + n * 200), text=f"今日特价 {n}") for n in range(12)]
     home = screen_of(button("筛选", 0), v("RecyclerView", (0, 400, 1080, 2200), *rows, rid="rv_deals",
                                           scrollable=True))
